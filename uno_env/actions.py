@@ -1,0 +1,158 @@
+"""The action-id layout and the codec between action ids and move strings.
+
+One ``gymnasium.spaces.Discrete(layout.size)`` per (deck, rules, players). Ids come in
+named blocks; for the classic 108-card deck (54 card types: 52 coloured, 2 wild):
+
+==============  ==========  ==========================================================
+block           ids         meaning (RULES.md section 1 notation)
+==============  ==========  ==========================================================
+``PLAY``        0 - 51      play the coloured card of type ``t`` (``R5``, ``GS``, ``BD2``)
+``WILD``        52 - 59     play wild type ``w`` naming colour slot ``c``: id
+                            ``WILD + 4*w + c`` (``W:R``, ``W:Y`` ... ``W4:B``)
+``DRAW``        60          ``draw``
+``PASS``        61          ``pass`` (keep the card just drawn)
+``CHALLENGE``   62          ``challenge`` a Wild Draw Four
+``ACCEPT``      63          ``accept`` it (draw 4, lose the turn)
+``UNO``         64          ``uno``: declare UNO holding two cards
+``CATCH``       65          ``catch`` the previous player who did not declare
+``COLOR``       66 - 69     ``color:R`` ... ``color:B``: colour of a wild turned up first
+==============  ==========  ==========================================================
+
+Coloured types are ordered colour-major as the deck lists them (R0 R1 .. R9 RS RR RD2,
+then Y, G, B); ``layout.play_type(a)`` and ``layout.type_action(t)`` translate. Colour
+slot ``c`` means R Y G B on the light side (P T O V on Flip's dark side). The layout for
+other decks is built by the same function, so agents read ``layout`` fields instead of
+hard-coding ids.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from uno_env.cards import COLOR_LETTERS, Deck
+from uno_env.engine import codes as C
+from uno_env.engine.observe import observation_size
+from uno_env.rules import Rules
+
+SIMPLE_MOVES = ("draw", "pass", "challenge", "accept", "uno", "catch")
+
+
+@dataclass(frozen=True)
+class ActionLayout:
+    """First id of each block, and the translation tables between ids and card types."""
+
+    num_players: int
+    deck: Deck = field(repr=False)
+    PLAY: int
+    NUM_PLAY: int
+    WILD: int
+    NUM_WILD: int
+    DRAW: int
+    PASS: int
+    CHALLENGE: int
+    ACCEPT: int
+    UNO: int
+    CATCH: int
+    COLOR: int
+    size: int
+    obs_size: int
+    #: type -> its index in the PLAY block (-1 if it has no coloured face)
+    type_play_slot: np.ndarray = field(repr=False)
+    #: type -> its index in the WILD block (-1 if it has no wild face)
+    type_wild_slot: np.ndarray = field(repr=False)
+    play_slot_type: np.ndarray = field(repr=False)
+    wild_slot_type: np.ndarray = field(repr=False)
+
+    def as_array(self) -> np.ndarray:
+        """The int32 ``L_*`` slot array the kernels read."""
+        out = np.zeros(C.NUM_LAYOUT, np.int32)
+        for slot, value in ((C.L_PLAY, self.PLAY), (C.L_NUM_PLAY, self.NUM_PLAY),
+                            (C.L_WILD, self.WILD), (C.L_NUM_WILD, self.NUM_WILD),
+                            (C.L_DRAW, self.DRAW), (C.L_PASS, self.PASS),
+                            (C.L_CHALLENGE, self.CHALLENGE), (C.L_ACCEPT, self.ACCEPT),
+                            (C.L_UNO, self.UNO), (C.L_CATCH, self.CATCH),
+                            (C.L_COLOR, self.COLOR), (C.L_SIZE, self.size),
+                            (C.L_OBS_SIZE, self.obs_size)):
+            out[slot] = value
+        return out
+
+    # --- codec -------------------------------------------------------------------------
+    def decode(self, action: int, side: int = 0) -> str:
+        """Action id -> move string (RULES.md section 1)."""
+        a = int(action)
+        if not 0 <= a < self.size:
+            raise ValueError(f"action {action!r} is out of range 0..{self.size - 1}")
+        if a < self.WILD:
+            return self.deck.type_name(int(self.play_slot_type[a - self.PLAY]))
+        if a < self.DRAW:
+            w, c = divmod(a - self.WILD, 4)
+            name = self.deck.type_name(int(self.wild_slot_type[w]))
+            return f"{name}:{COLOR_LETTERS[c + 4 * side]}"
+        if a < self.COLOR:
+            return SIMPLE_MOVES[a - self.DRAW]
+        return f"color:{COLOR_LETTERS[a - self.COLOR + 4 * side]}"
+
+    def encode(self, move: str, side: int = 0) -> int:
+        """Move string -> action id; ValueError for a string that names no action."""
+        if not isinstance(move, str):
+            raise ValueError(f"a move is a string such as 'R5', 'W:G' or 'draw', got {move!r}")
+        if move in SIMPLE_MOVES:
+            return self.DRAW + SIMPLE_MOVES.index(move)
+        head, sep, tail = move.partition(":")
+        if sep:
+            c = self._color_slot(tail, side, move)
+            if head == "color":
+                return self.COLOR + c
+            t = self.deck.parse_type(head)
+            if self.type_wild_slot[t] < 0:
+                raise ValueError(f"{head!r} is not a wild card: play it as {head!r} "
+                                 f"without a colour")
+            return self.WILD + 4 * int(self.type_wild_slot[t]) + c
+        t = self.deck.parse_type(move)
+        if self.type_play_slot[t] < 0:
+            raise ValueError(f"{move!r} is a wild card: name a colour, e.g. '{move}:R'")
+        return self.PLAY + int(self.type_play_slot[t])
+
+    def _color_slot(self, letter: str, side: int, move: str) -> int:
+        valid = COLOR_LETTERS[4 * side: 4 * side + 4]
+        if len(letter) != 1 or letter not in valid:
+            raise ValueError(f"{move!r}: the colour must be one of {', '.join(valid)}")
+        return valid.index(letter)
+
+    def play_type(self, action: int) -> int:
+        """Card type played by a PLAY or WILD action (-1 for other actions)."""
+        if self.PLAY <= action < self.WILD:
+            return int(self.play_slot_type[action - self.PLAY])
+        if self.WILD <= action < self.DRAW:
+            return int(self.wild_slot_type[(action - self.WILD) // 4])
+        return -1
+
+
+def build_layout(deck: Deck, rules: Rules, num_players: int) -> ActionLayout:
+    """The layout for a deck, rule set and player count (house-rule blocks will append
+    here only when their flag is on, so a flag that is off costs nothing)."""
+    del rules  # no classic rule adds a block; house rules will
+    faces = deck.type_face
+    coloured = np.array([any(deck.face_rank[faces[t, s]] < C.FIRST_WILD_RANK for s in (0, 1))
+                         for t in range(deck.num_types)])
+    wild = np.array([any(deck.face_rank[faces[t, s]] >= C.FIRST_WILD_RANK for s in (0, 1))
+                     for t in range(deck.num_types)])
+    play_slot_type = np.flatnonzero(coloured).astype(np.int32)
+    wild_slot_type = np.flatnonzero(wild).astype(np.int32)
+    type_play_slot = np.full(deck.num_types, -1, np.int32)
+    type_play_slot[play_slot_type] = np.arange(len(play_slot_type))
+    type_wild_slot = np.full(deck.num_types, -1, np.int32)
+    type_wild_slot[wild_slot_type] = np.arange(len(wild_slot_type))
+    play = 0
+    wild_base = play + len(play_slot_type)
+    draw = wild_base + 4 * len(wild_slot_type)
+    return ActionLayout(
+        num_players=num_players, deck=deck,
+        PLAY=play, NUM_PLAY=len(play_slot_type), WILD=wild_base,
+        NUM_WILD=len(wild_slot_type), DRAW=draw, PASS=draw + 1, CHALLENGE=draw + 2,
+        ACCEPT=draw + 3, UNO=draw + 4, CATCH=draw + 5, COLOR=draw + 6, size=draw + 10,
+        obs_size=observation_size(deck.num_types, num_players),
+        type_play_slot=type_play_slot, type_wild_slot=type_wild_slot,
+        play_slot_type=play_slot_type, wild_slot_type=wild_slot_type,
+    )

@@ -1,0 +1,60 @@
+"""One configuration = (preset, rules, number of players): its deck, action layout and
+the ``Spec`` tables the kernels read. Built once per configuration and cached."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import gymnasium
+import numpy as np
+
+from uno_env.actions import ActionLayout, build_layout
+from uno_env.cards import Deck, make_deck
+from uno_env.engine.state import Spec
+from uno_env.rules import Rules, check_num_players, make_rules
+
+
+@dataclass(frozen=True)
+class Config:
+    preset: str
+    num_players: int
+    rules: Rules
+    deck: Deck = field(repr=False)
+    layout: ActionLayout = field(repr=False)
+    spec: Spec = field(repr=False)
+
+    @property
+    def action_space(self) -> gymnasium.spaces.Discrete:
+        return gymnasium.spaces.Discrete(self.layout.size)
+
+    @property
+    def observation_space(self) -> gymnasium.spaces.Box:
+        return gymnasium.spaces.Box(0.0, np.inf, (self.layout.obs_size,), np.float32)
+
+
+def make_config(preset: str = "classic", num_players: int = 4, **overrides) -> Config:
+    """Validate and build (cached) the configuration; clear ValueErrors for bad input."""
+    num_players = check_num_players(num_players)
+    rules = make_rules(preset, **overrides)
+    return _build(preset, num_players, rules)
+
+
+@lru_cache(maxsize=64)
+def _build(preset: str, num_players: int, rules: Rules) -> Config:
+    deck = make_deck(rules.deck)
+    if rules.hand_size * num_players > deck.num_cards - 20:
+        raise ValueError(f"{num_players} hands of {rules.hand_size} cards do not leave a "
+                         f"draw pile in a {deck.num_cards}-card deck; lower hand_size")
+    layout = build_layout(deck, rules, num_players)
+    i32 = lambda a: np.ascontiguousarray(a, dtype=np.int32)  # noqa: E731
+    spec = Spec(
+        face_color=i32(deck.face_color), face_rank=i32(deck.face_rank),
+        face_points=i32(deck.face_points), type_face=i32(deck.type_face),
+        type_count=i32(deck.type_count), type_play_slot=i32(layout.type_play_slot),
+        type_wild_slot=i32(layout.type_wild_slot), play_slot_type=i32(layout.play_slot_type),
+        wild_slot_type=i32(layout.wild_slot_type), rules=rules.compile(num_players),
+        layout=layout.as_array(),
+    )
+    for a in spec:
+        a.setflags(write=False)
+    return Config(preset, num_players, rules, deck, layout, spec)

@@ -1,0 +1,597 @@
+"""The rules of play as numba kernels over one game ``g`` of a batched ``State``.
+
+Public kernels: ``reset_game`` (deal a fresh match), ``deal`` (one round), ``legal_mask``
+(the current decider's legal actions), ``is_legal``, ``apply_action`` (assumes a legal
+action) and ``try_action`` (checks first, leaves the state untouched when illegal).
+Everything follows RULES.md section 2; comments cite its paragraphs.
+
+Private helpers take ``(st, g, sp, ...)``: the state, the game index and the ``Spec``.
+"""
+import numpy as np
+
+from uno_env._jit import njit
+from uno_env.engine import codes as C
+from uno_env.engine.rng import below, shuffle_prefix
+
+# --- small queries -----------------------------------------------------------------------
+
+
+@njit
+def rank_draw(rank):
+    """Cards the next player draws from a card of this rank (0 if none)."""
+    if rank == C.DRAW2 or rank == C.WILD2 or rank == C.BLACKBEARD:
+        return 2
+    if rank == C.WILD4:
+        return 4
+    if rank == C.DRAW1:
+        return 1
+    if rank == C.DRAW5:
+        return 5
+    return 0
+
+
+@njit
+def is_first_card_redo(rank):
+    """Ranks put back into the draw pile when turned up first (RULES.md 2, 4, 5, 6)."""
+    return (rank == C.WILD4 or rank == C.WILD_SHUFFLE or rank == C.WILD_CUSTOM
+            or rank == C.WILD2 or rank == C.FLIP or rank == C.BLACKBEARD
+            or rank == C.ACE or rank == C.HANCOCK)
+
+
+@njit
+def active_face(st, g, sp, t):
+    return sp.type_face[t, st.info[g, C.I_SIDE]]
+
+
+@njit
+def seat_after(st, g, sp, seat, k):
+    """The seat ``k`` places after ``seat`` in the current direction."""
+    return (seat + k * st.info[g, C.I_DIRECTION]) % sp.rules[C.R_NUM_PLAYERS]
+
+
+@njit
+def top_type(st, g):
+    return st.discard[g, st.info[g, C.I_DISCARD_LEN] - 1]
+
+
+@njit
+def holds_color(st, g, sp, seat, color):
+    """Does ``seat`` hold a coloured card of ``color``? (wilds never count; RULES.md 2)"""
+    hand = st.hands[g, seat]
+    for t in range(hand.shape[0]):
+        if hand[t] > 0 and sp.face_color[active_face(st, g, sp, t)] == color:
+            return True
+    return False
+
+
+@njit
+def matches_pile(st, g, sp, t):
+    """Colour, number/symbol or wild match against the pile (RULES.md 2, "A turn")."""
+    f = active_face(st, g, sp, t)
+    rank = sp.face_rank[f]
+    if rank >= C.FIRST_WILD_RANK:
+        return True
+    if sp.face_color[f] == st.info[g, C.I_COLOR]:
+        return True
+    top_rank = sp.face_rank[active_face(st, g, sp, top_type(st, g))]
+    return top_rank == rank
+
+
+@njit
+def may_play(st, g, sp, seat, t):
+    """``matches_pile`` plus the Wild Draw Four restriction when bluffing is off."""
+    if not matches_pile(st, g, sp, t):
+        return False
+    if sp.face_rank[active_face(st, g, sp, t)] == C.WILD4 and sp.rules[C.R_BLUFF] == 0:
+        return not holds_color(st, g, sp, seat, st.info[g, C.I_COLOR])
+    return True
+
+
+@njit
+def hand_points(st, g, sp, seat):
+    """Points of a hand on the active side (RULES.md 2, "Points")."""
+    total = 0
+    hand = st.hands[g, seat]
+    for t in range(hand.shape[0]):
+        if hand[t] > 0:
+            total += hand[t] * sp.face_points[active_face(st, g, sp, t)]
+    return total
+
+
+# --- legal actions -----------------------------------------------------------------------
+
+
+@njit
+def _set_play_actions(st, g, sp, t, mask):
+    f = active_face(st, g, sp, t)
+    if sp.face_rank[f] >= C.FIRST_WILD_RANK:
+        base = sp.layout[C.L_WILD] + 4 * sp.type_wild_slot[t]
+        for c in range(4):
+            mask[base + c] = 1
+    else:
+        mask[sp.layout[C.L_PLAY] + sp.type_play_slot[t]] = 1
+
+
+@njit
+def legal_mask(st, g, sp, mask):
+    """Fill ``mask`` (uint8/int8[A]) with the current decider's legal actions.
+
+    Returns the number of legal actions (0 only when the episode is over)."""
+    mask[:] = 0
+    info = st.info[g]
+    phase = info[C.I_PHASE]
+    if phase == C.PHASE_OVER:
+        return 0
+    lay = sp.layout
+    seat = info[C.I_CURRENT]
+    uno_rule = sp.rules[C.R_UNO_CALL] != 0
+    n = 0
+    if phase == C.PHASE_COLOR:
+        for c in range(4):
+            mask[lay[C.L_COLOR] + c] = 1
+        return 4
+    if phase == C.PHASE_CHALLENGE:
+        mask[lay[C.L_CHALLENGE]] = 1
+        mask[lay[C.L_ACCEPT]] = 1
+        n = 2
+    elif phase == C.PHASE_PLAY:
+        hand = st.hands[g, seat]
+        plays = 0
+        for t in range(hand.shape[0]):
+            if hand[t] > 0 and may_play(st, g, sp, seat, t):
+                _set_play_actions(st, g, sp, t, mask)
+                plays += 1
+        # drawing is always allowed (RULES.md 2: seed 002, official); with both piles dry
+        # it simply ends the turn, so a decision always has a legal action.
+        mask[lay[C.L_DRAW]] = 1
+        n = plays + 1
+        if uno_rule and plays > 0 and st.hand_size[g, seat] == 2 \
+                and info[C.I_UNO_CALLED] != seat:
+            mask[lay[C.L_UNO]] = 1
+            n += 1
+    elif phase == C.PHASE_DRAWN:
+        _set_play_actions(st, g, sp, info[C.I_DRAWN_TYPE], mask)
+        mask[lay[C.L_PASS]] = 1
+        n = 2
+        if uno_rule and st.hand_size[g, seat] == 2 and info[C.I_UNO_CALLED] != seat:
+            mask[lay[C.L_UNO]] = 1
+            n += 1
+    # the chance to catch belongs to the next decider, beside whatever else is legal
+    catchable = info[C.I_CATCHABLE]
+    if uno_rule and catchable >= 0 and catchable != seat:
+        mask[lay[C.L_CATCH]] = 1
+        n += 1
+    return n
+
+
+@njit
+def is_legal(st, g, sp, action, scratch):
+    if action < 0 or action >= sp.layout[C.L_SIZE]:
+        return False
+    legal_mask(st, g, sp, scratch)
+    return scratch[action] != 0
+
+
+# --- piles -------------------------------------------------------------------------------
+
+
+@njit
+def reshuffle(st, g, sp):
+    """Empty draw pile: the discard pile except its top card becomes the new draw pile
+    (RULES.md 2, "Empty draw pile")."""
+    info = st.info[g]
+    n = info[C.I_DISCARD_LEN] - 1
+    if n <= 0:
+        return
+    top = st.discard[g, n]
+    base = info[C.I_DRAW_LEN]
+    for i in range(n):
+        st.draw_pile[g, base + i] = st.discard[g, i]
+    # the (empty) draw pile receives the old discards, shuffled
+    shuffle_prefix(st.rng, g, st.draw_pile[g], base + n)
+    st.discard[g, 0] = top
+    info[C.I_DISCARD_LEN] = 1
+    info[C.I_DRAW_LEN] = base + n
+    info[C.I_STAT_RESHUFFLES] += 1
+
+
+@njit
+def draw_cards(st, g, sp, seat, count):
+    """``seat`` draws up to ``count`` cards, reshuffling at most once (RULES.md 2,
+    precise points: penalty draws take what can be drawn after one reshuffle).
+    Returns the type of the last card drawn, or -1 if none could be drawn."""
+    info = st.info[g]
+    last = -1
+    reshuffled = False
+    for _ in range(count):
+        if info[C.I_DRAW_LEN] == 0:
+            if reshuffled:
+                break
+            reshuffle(st, g, sp)
+            reshuffled = True
+            if info[C.I_DRAW_LEN] == 0:
+                break
+        info[C.I_DRAW_LEN] -= 1
+        last = st.draw_pile[g, info[C.I_DRAW_LEN]]
+        st.hands[g, seat, last] += 1
+        st.hand_size[g, seat] += 1
+        info[C.I_STAT_CARDS_DRAWN] += 1
+    return last
+
+
+@njit
+def _to_discard(st, g, t):
+    n = st.info[g, C.I_DISCARD_LEN]
+    st.discard[g, n] = t
+    st.info[g, C.I_DISCARD_LEN] = n + 1
+
+
+# --- turn bookkeeping --------------------------------------------------------------------
+
+
+@njit
+def begin_decision(st, g, sp, seat, phase):
+    """Hand the next decision to ``seat``. If that is the UNO offender, the chance to
+    catch them is gone (RULES.md 2, precise points)."""
+    st.info[g, C.I_CURRENT] = seat
+    st.info[g, C.I_PHASE] = phase
+    if st.info[g, C.I_CATCHABLE] == seat:
+        st.info[g, C.I_CATCHABLE] = -1
+
+
+@njit
+def finish_turn(st, g, sp, seat):
+    """End ``seat``'s turn. Returns True when ``max_turns`` truncates the round."""
+    info = st.info[g]
+    info[C.I_TURNS] += 1
+    if info[C.I_CATCH_PENDING] == seat and st.hand_size[g, seat] == 1:
+        info[C.I_CATCHABLE] = seat
+    info[C.I_CATCH_PENDING] = -1
+    info[C.I_UNO_CALLED] = -1
+    info[C.I_DRAWN_TYPE] = -1
+    if info[C.I_TURNS] >= sp.rules[C.R_MAX_TURNS]:
+        info[C.I_STATUS] = C.STATUS_TRUNCATED
+        info[C.I_PHASE] = C.PHASE_OVER
+        return True
+    return False
+
+
+@njit
+def end_round(st, g, sp, winner):
+    """Score the round; end the episode, or deal the next round of a match (the winner
+    deals; RULES.md 2, "Round end" and "Dealer and order")."""
+    info = st.info[g]
+    num_players = sp.rules[C.R_NUM_PLAYERS]
+    info[C.I_WINNER] = winner
+    info[C.I_LAST_ROUND_OVER] = 1
+    total = 0
+    for q in range(num_players):
+        st.round_points[g, q] = 0
+        if q != winner:
+            pts = hand_points(st, g, sp, q)
+            total += pts
+            if sp.rules[C.R_SCORING] == C.SCORING_PENALTY:
+                st.round_points[g, q] = pts
+            if sp.rules[C.R_REWARD] == C.REWARD_SCORE:
+                st.rewards[g, q] = -pts
+    if sp.rules[C.R_SCORING] == C.SCORING_WINNER:
+        st.round_points[g, winner] = total
+    if sp.rules[C.R_REWARD] == C.REWARD_SCORE:
+        st.rewards[g, winner] = total
+    target = sp.rules[C.R_TARGET_SCORE]
+    match_winner = -1
+    if target == 0:
+        match_winner = winner
+    else:
+        for q in range(num_players):
+            st.scores[g, q] += st.round_points[g, q]
+        if sp.rules[C.R_SCORING] == C.SCORING_WINNER:
+            if st.scores[g, winner] >= target:
+                match_winner = winner
+        else:
+            reached = False
+            low = 0
+            for q in range(num_players):
+                if st.scores[g, q] >= target:
+                    reached = True
+                if st.scores[g, q] < st.scores[g, low]:
+                    low = q
+            if reached:  # the lowest total wins (ties: the lower seat)
+                match_winner = low
+    if match_winner >= 0:
+        info[C.I_MATCH_WINNER] = match_winner
+        info[C.I_STATUS] = C.STATUS_OVER
+        info[C.I_PHASE] = C.PHASE_OVER
+        if sp.rules[C.R_REWARD] == C.REWARD_WIN:
+            for q in range(num_players):
+                st.rewards[g, q] = -1.0 / (num_players - 1)
+            st.rewards[g, match_winner] = 1.0
+    else:
+        deal(st, g, sp, winner)
+
+
+# --- dealing -----------------------------------------------------------------------------
+
+
+@njit
+def deal(st, g, sp, dealer):
+    """Shuffle the whole deck, deal, turn up the first card and apply its effect
+    (RULES.md 2, "First card turned up")."""
+    info = st.info[g]
+    num_players = sp.rules[C.R_NUM_PLAYERS]
+    st.hands[g] = 0
+    st.hand_size[g] = 0
+    n = 0
+    for t in range(sp.type_count.shape[0]):
+        for _ in range(sp.type_count[t]):
+            st.draw_pile[g, n] = t
+            n += 1
+    shuffle_prefix(st.rng, g, st.draw_pile[g], n)
+    info[C.I_DRAW_LEN] = n
+    info[C.I_DISCARD_LEN] = 0
+    info[C.I_DIRECTION] = 1
+    info[C.I_SIDE] = 0
+    info[C.I_DRAWN_TYPE] = -1
+    info[C.I_UNO_CALLED] = -1
+    info[C.I_CATCH_PENDING] = -1
+    info[C.I_CATCHABLE] = -1
+    info[C.I_W4_PLAYER] = -1
+    info[C.I_W4_GUILTY] = 0
+    info[C.I_W4_PREV_COLOR] = C.NO_COLOR
+    info[C.I_PENDING_DRAW] = 0
+    info[C.I_TURNS] = 0
+    info[C.I_DEALER] = dealer
+    info[C.I_ROUND] += 1
+    info[C.I_STATUS] = C.STATUS_PLAYING
+    # one card at a time, starting left of the dealer
+    for _ in range(sp.rules[C.R_HAND_SIZE]):
+        for k in range(1, num_players + 1):
+            seat = (dealer + k) % num_players
+            n -= 1
+            t = st.draw_pile[g, n]
+            st.hands[g, seat, t] += 1
+            st.hand_size[g, seat] += 1
+    info[C.I_DRAW_LEN] = n
+    # turn up the first card; W4 (and WS, WX ...) go back at a random place
+    while True:
+        n = info[C.I_DRAW_LEN] - 1
+        t = st.draw_pile[g, n]
+        if not is_first_card_redo(sp.face_rank[sp.type_face[t, 0]]):
+            info[C.I_DRAW_LEN] = n
+            _to_discard(st, g, t)
+            break
+        pos = below(st.rng, g, n + 1)
+        for i in range(n, pos, -1):
+            st.draw_pile[g, i] = st.draw_pile[g, i - 1]
+        st.draw_pile[g, pos] = t
+    start_round(st, g, sp)
+
+
+@njit
+def start_round(st, g, sp):
+    """Apply the first card's effect and hand the first decision out."""
+    info = st.info[g]
+    dealer = info[C.I_DEALER]
+    first = (dealer + 1) % sp.rules[C.R_NUM_PLAYERS]
+    f = active_face(st, g, sp, top_type(st, g))
+    rank = sp.face_rank[f]
+    info[C.I_COLOR] = sp.face_color[f]
+    if rank >= C.FIRST_WILD_RANK:
+        info[C.I_COLOR] = C.NO_COLOR
+        begin_decision(st, g, sp, first, C.PHASE_COLOR)
+    elif rank == C.SKIP:
+        begin_decision(st, g, sp, seat_after(st, g, sp, dealer, 2), C.PHASE_PLAY)
+    elif rank == C.REVERSE:
+        info[C.I_DIRECTION] = -1
+        begin_decision(st, g, sp, dealer, C.PHASE_PLAY)
+    elif rank == C.DRAW2:
+        draw_cards(st, g, sp, first, 2)
+        begin_decision(st, g, sp, seat_after(st, g, sp, dealer, 2), C.PHASE_PLAY)
+    else:
+        begin_decision(st, g, sp, first, C.PHASE_PLAY)
+
+
+@njit
+def reset_game(st, g, sp):
+    """A fresh match: zero scores and counters, deal the first round."""
+    st.info[g] = 0
+    st.scores[g] = 0
+    st.round_points[g] = 0
+    st.rewards[g] = 0.0
+    st.info[g, C.I_WINNER] = -1
+    st.info[g, C.I_MATCH_WINNER] = -1
+    deal(st, g, sp, sp.rules[C.R_DEALER])
+
+
+# --- playing -----------------------------------------------------------------------------
+
+
+@njit
+def _play_card(st, g, sp, seat, t, color_slot):
+    info = st.info[g]
+    f = active_face(st, g, sp, t)
+    rank = sp.face_rank[f]
+    prev_color = info[C.I_COLOR]
+    guilty = False
+    if rank == C.WILD4:
+        # guilt is judged on the hand as played, against the colour in force (RULES.md 2)
+        guilty = holds_color(st, g, sp, seat, prev_color)
+        info[C.I_STAT_W4_PLAYED] += 1
+        if guilty:
+            info[C.I_STAT_W4_BLUFFS] += 1
+    st.hands[g, seat, t] -= 1
+    st.hand_size[g, seat] -= 1
+    _to_discard(st, g, t)
+    if rank >= C.FIRST_WILD_RANK:
+        info[C.I_COLOR] = color_slot + 4 * info[C.I_SIDE]
+    else:
+        info[C.I_COLOR] = sp.face_color[f]
+    num_players = sp.rules[C.R_NUM_PLAYERS]
+    nxt = seat_after(st, g, sp, seat, 1)
+
+    if st.hand_size[g, seat] == 0:
+        # going out ends the round at once; only a last D2/W4 still makes the next
+        # player draw, without a challenge (RULES.md 2, "Round end" and precise points)
+        n = rank_draw(rank)
+        if n > 0:
+            draw_cards(st, g, sp, nxt, n)
+        info[C.I_TURNS] += 1
+        info[C.I_UNO_CALLED] = -1
+        info[C.I_DRAWN_TYPE] = -1
+        end_round(st, g, sp, seat)
+        return
+    if st.hand_size[g, seat] == 1 and sp.rules[C.R_UNO_CALL] != 0 \
+            and info[C.I_UNO_CALLED] != seat:
+        info[C.I_CATCH_PENDING] = seat
+
+    if rank == C.SKIP:
+        if not finish_turn(st, g, sp, seat):
+            begin_decision(st, g, sp, seat_after(st, g, sp, seat, 2), C.PHASE_PLAY)
+    elif rank == C.REVERSE:
+        info[C.I_DIRECTION] = -info[C.I_DIRECTION]
+        if not finish_turn(st, g, sp, seat):
+            # two players: R acts as S, the same player moves again
+            again = seat if num_players == 2 else seat_after(st, g, sp, seat, 1)
+            begin_decision(st, g, sp, again, C.PHASE_PLAY)
+    elif rank == C.DRAW2:
+        draw_cards(st, g, sp, nxt, 2)
+        if not finish_turn(st, g, sp, seat):
+            begin_decision(st, g, sp, seat_after(st, g, sp, seat, 2), C.PHASE_PLAY)
+    elif rank == C.WILD4:
+        if sp.rules[C.R_BLUFF] != 0:
+            info[C.I_W4_PLAYER] = seat
+            info[C.I_W4_GUILTY] = guilty
+            info[C.I_W4_PREV_COLOR] = prev_color
+            if not finish_turn(st, g, sp, seat):
+                info[C.I_PENDING_DRAW] = 4
+                begin_decision(st, g, sp, nxt, C.PHASE_CHALLENGE)
+        else:
+            draw_cards(st, g, sp, nxt, 4)
+            if not finish_turn(st, g, sp, seat):
+                begin_decision(st, g, sp, seat_after(st, g, sp, seat, 2), C.PHASE_PLAY)
+    else:
+        if not finish_turn(st, g, sp, seat):
+            begin_decision(st, g, sp, nxt, C.PHASE_PLAY)
+
+
+@njit
+def _answer_challenge(st, g, sp, seat, challenge):
+    """The Wild Draw Four victim's answer (RULES.md 2): accept draws 4 and loses the turn;
+    a challenge shows the hand: guilty, the W4 player draws 4 and the challenger plays;
+    innocent, the challenger draws 6 and loses the turn."""
+    info = st.info[g]
+    info[C.I_PENDING_DRAW] = 0
+    if not challenge:
+        draw_cards(st, g, sp, seat, 4)
+        begin_decision(st, g, sp, seat_after(st, g, sp, seat, 1), C.PHASE_PLAY)
+        return
+    info[C.I_STAT_CHALLENGES] += 1
+    if info[C.I_W4_GUILTY] != 0:
+        info[C.I_STAT_CHALLENGES_WON] += 1
+        draw_cards(st, g, sp, info[C.I_W4_PLAYER], 4)
+        begin_decision(st, g, sp, seat, C.PHASE_PLAY)
+    else:
+        draw_cards(st, g, sp, seat, 6)
+        begin_decision(st, g, sp, seat_after(st, g, sp, seat, 1), C.PHASE_PLAY)
+
+
+@njit
+def apply_action(st, g, sp, action):
+    """Apply a legal ``action`` of the current decider (check with ``is_legal`` first)."""
+    info = st.info[g]
+    lay = sp.layout
+    seat = info[C.I_CURRENT]
+    info[C.I_LAST_ROUND_OVER] = 0
+    st.rewards[g] = 0.0
+    if action == lay[C.L_CATCH]:
+        # the offender draws 2; the catcher's decision stays open (RULES.md 2)
+        draw_cards(st, g, sp, info[C.I_CATCHABLE], 2)
+        info[C.I_CATCHABLE] = -1
+        info[C.I_STAT_CATCHES] += 1
+        return
+    info[C.I_CATCHABLE] = -1  # any other move closes the chance to catch
+    if action == lay[C.L_UNO]:
+        info[C.I_UNO_CALLED] = seat
+        return
+    phase = info[C.I_PHASE]
+    if phase == C.PHASE_COLOR:
+        info[C.I_COLOR] = action - lay[C.L_COLOR] + 4 * info[C.I_SIDE]
+        begin_decision(st, g, sp, seat, C.PHASE_PLAY)
+        return
+    if phase == C.PHASE_CHALLENGE:
+        _answer_challenge(st, g, sp, seat, action == lay[C.L_CHALLENGE])
+        return
+    if action == lay[C.L_DRAW]:
+        t = draw_cards(st, g, sp, seat, 1)
+        if t >= 0 and may_play(st, g, sp, seat, t):
+            # draw-then-play: only the drawn card, or pass (RULES.md 2, "A turn")
+            info[C.I_DRAWN_TYPE] = t
+            info[C.I_PHASE] = C.PHASE_DRAWN
+        elif not finish_turn(st, g, sp, seat):
+            begin_decision(st, g, sp, seat_after(st, g, sp, seat, 1), C.PHASE_PLAY)
+        return
+    if action == lay[C.L_PASS]:
+        if not finish_turn(st, g, sp, seat):
+            begin_decision(st, g, sp, seat_after(st, g, sp, seat, 1), C.PHASE_PLAY)
+        return
+    if action < lay[C.L_WILD]:
+        t = sp.play_slot_type[action - lay[C.L_PLAY]]
+        _play_card(st, g, sp, seat, t, 0)
+    else:
+        w = (action - lay[C.L_WILD]) // 4
+        _play_card(st, g, sp, seat, sp.wild_slot_type[w], (action - lay[C.L_WILD]) % 4)
+
+
+@njit
+def try_action(st, g, sp, action, scratch):
+    """Apply ``action`` if legal and return True; return False and change nothing if not."""
+    if not is_legal(st, g, sp, action, scratch):
+        return False
+    apply_action(st, g, sp, action)
+    return True
+
+
+@njit
+def reset_batch(st, sp):
+    for g in range(st.info.shape[0]):
+        reset_game(st, g, sp)
+
+
+@njit
+def random_legal(st, g, sp, scratch):
+    """A uniformly random legal action of the current decider, drawn from the game's own
+    stream (the random agent's kernel); -1 when the episode is over."""
+    n = legal_mask(st, g, sp, scratch)
+    if n == 0:
+        return -1
+    k = below(st.rng, g, n)
+    for a in range(scratch.shape[0]):
+        if scratch[a] != 0:
+            if k == 0:
+                return a
+            k -= 1
+    return -1
+
+
+@njit
+def play_random_games(st, sp, max_steps):
+    """Play every game of the batch to its end with random legal actions. Returns the
+    steps taken (used by tests and the quick benchmark)."""
+    scratch = np.zeros(sp.layout[C.L_SIZE], np.uint8)
+    steps = 0
+    for g in range(st.info.shape[0]):
+        for _ in range(max_steps):
+            a = random_legal(st, g, sp, scratch)
+            if a < 0:
+                break
+            apply_action(st, g, sp, a)
+            steps += 1
+    return steps
+
+
+@njit
+def step_and_mask(st, g, sp, action, mask):
+    """``apply_action`` then refill ``mask`` for the next decider; returns its legal count
+    (one kernel call per environment step)."""
+    apply_action(st, g, sp, action)
+    return legal_mask(st, g, sp, mask)

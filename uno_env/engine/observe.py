@@ -1,0 +1,101 @@
+"""The observation kernel: a flat float32 vector per agent, and its documented layout.
+
+Only public information and the observer's own hand go in; no other hand and no draw
+pile order (``tests/test_observation.py`` proves it). ``K`` card types, ``P`` players;
+"relative" seat ``k`` is the seat ``k`` places after the observer in seat order
+(``(observer + k) % P``), whatever the direction of play.
+
+=====================  =========  ======================================================
+name                   length     content
+=====================  =========  ======================================================
+``hand``               K          copies of each card type in the observer's hand
+``top``                K          one-hot: card type on top of the discard pile
+``color``              4          one-hot: colour in force (slot of the active side)
+``direction``          1          1 if play goes to higher seats, else 0
+``phase``              10         one-hot: the decision being made (``PHASE_*``)
+``pending_draw``       1          cards the decider draws by accepting (4 facing a W4)
+``opponent_cards``     P - 1      hand sizes of relative seats 1 .. P-1
+``catchable``          P          one-hot by relative seat: who can be caught for UNO
+``uno_called``         1          1 if the observer declared UNO this turn
+``draw_pile``          1          cards left in the draw pile
+``played``             K          copies of each type in the discard pile (public)
+``scores``             P          match scores by relative seat (0 is the observer)
+``side``               1          UNO Flip: 1 on the dark side
+=====================  =========  ======================================================
+"""
+import numpy as np
+
+from uno_env._jit import njit
+from uno_env.engine import codes as C
+
+OBS_FIELDS = ("hand", "top", "color", "direction", "phase", "pending_draw",
+              "opponent_cards", "catchable", "uno_called", "draw_pile", "played", "scores",
+              "side")
+
+
+def observation_slices(num_types: int, num_players: int) -> dict[str, slice]:
+    """Name -> slice of the observation vector (the table in this module's docstring)."""
+    lengths = {"hand": num_types, "top": num_types, "color": 4, "direction": 1,
+               "phase": C.NUM_PHASES, "pending_draw": 1, "opponent_cards": num_players - 1,
+               "catchable": num_players, "uno_called": 1, "draw_pile": 1,
+               "played": num_types, "scores": num_players, "side": 1}
+    out, start = {}, 0
+    for name in OBS_FIELDS:
+        out[name] = slice(start, start + lengths[name])
+        start += lengths[name]
+    return out
+
+
+def observation_size(num_types: int, num_players: int) -> int:
+    return 3 * num_types + 4 + 1 + C.NUM_PHASES + 1 + (num_players - 1) + num_players \
+        + 1 + 1 + num_players + 1
+
+
+@njit
+def observe(st, g, sp, seat, out):
+    """Fill ``out`` (float32[D]) with ``seat``'s observation of game ``g``."""
+    out[:] = 0.0
+    info = st.info[g]
+    num_players = sp.rules[C.R_NUM_PLAYERS]
+    k = st.hands.shape[2]
+    hand = st.hands[g, seat]
+    for t in range(k):
+        out[t] = hand[t]
+    o = k
+    if info[C.I_DISCARD_LEN] > 0:
+        out[o + st.discard[g, info[C.I_DISCARD_LEN] - 1]] = 1.0
+    o += k
+    if info[C.I_COLOR] != C.NO_COLOR:
+        out[o + info[C.I_COLOR] % 4] = 1.0
+    o += 4
+    out[o] = 1.0 if info[C.I_DIRECTION] > 0 else 0.0
+    o += 1
+    out[o + info[C.I_PHASE]] = 1.0
+    o += C.NUM_PHASES
+    out[o] = info[C.I_PENDING_DRAW]
+    o += 1
+    for r in range(1, num_players):
+        out[o + r - 1] = st.hand_size[g, (seat + r) % num_players]
+    o += num_players - 1
+    if info[C.I_CATCHABLE] >= 0:
+        out[o + (info[C.I_CATCHABLE] - seat) % num_players] = 1.0
+    o += num_players
+    out[o] = 1.0 if info[C.I_UNO_CALLED] == seat else 0.0
+    o += 1
+    out[o] = info[C.I_DRAW_LEN]
+    o += 1
+    for i in range(info[C.I_DISCARD_LEN]):
+        out[o + st.discard[g, i]] += 1.0
+    o += k
+    for r in range(num_players):
+        out[o + r] = st.scores[g, (seat + r) % num_players]
+    o += num_players
+    out[o] = info[C.I_SIDE]
+
+
+@njit
+def observe_batch(st, sp, out):
+    """Each game's observation for its current decider: ``out`` float32[B, D]."""
+    for g in range(st.info.shape[0]):
+        observe(st, g, sp, st.info[g, C.I_CURRENT], out[g])
+

@@ -1,0 +1,66 @@
+"""The game state: one record of fixed-shape arrays with a leading batch axis.
+
+A single game is simply a batch of one. Shapes use ``B`` games, ``P`` players, ``K`` card
+types of the deck and ``N`` cards in the deck. Per game (classic, 4 players) this is
+about 0.9 KB; see ``state_nbytes``.
+
+=================  ================  ===================================================
+field              dtype, shape      holds
+=================  ================  ===================================================
+``hands``          int8[B, P, K]     copies of each card type in each hand
+``hand_size``      int16[B, P]       cards in each hand (the sum of ``hands``)
+``draw_pile``      int16[B, N]       card types, bottom first; the top is at
+                                     ``info[g, I_DRAW_LEN] - 1``
+``discard``        int16[B, N]       card types, bottom first; the top is at
+                                     ``info[g, I_DISCARD_LEN] - 1``
+``info``           int32[B, I]       per-game scalars, slots ``I_*`` of ``codes``
+``scores``         int32[B, P]       match totals
+``round_points``   int32[B, P]       points of the last round that ended
+``rewards``        float32[B, P]     rewards produced by the last step
+``rng``            uint64[B]         the game's own random stream (``rng.py``)
+=================  ================  ===================================================
+
+``Spec`` holds the read-only tables of one (deck, rules, players) configuration.
+"""
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from uno_env.engine import codes as C
+
+State = namedtuple("State", ["hands", "hand_size", "draw_pile", "discard", "info",
+                             "scores", "round_points", "rewards", "rng"])
+
+#: Read-only tables: deck faces and types (``uno_env.cards``), action slots per type
+#: (``uno_env.actions``), and the compiled ``rules`` and ``layout`` slot arrays.
+Spec = namedtuple("Spec", ["face_color", "face_rank", "face_points", "type_face",
+                           "type_count", "type_play_slot", "type_wild_slot",
+                           "play_slot_type", "wild_slot_type", "rules", "layout"])
+
+
+def allocate(batch: int, num_players: int, num_types: int, num_cards: int) -> State:
+    """Zeroed state arrays for ``batch`` games (deal them with ``core.reset_game``)."""
+    return State(
+        hands=np.zeros((batch, num_players, num_types), np.int8),
+        hand_size=np.zeros((batch, num_players), np.int16),
+        draw_pile=np.zeros((batch, num_cards), np.int16),
+        discard=np.zeros((batch, num_cards), np.int16),
+        info=np.zeros((batch, C.NUM_INFO), np.int32),
+        scores=np.zeros((batch, num_players), np.int32),
+        round_points=np.zeros((batch, num_players), np.int32),
+        rewards=np.zeros((batch, num_players), np.float32),
+        rng=np.zeros(batch, np.uint64),
+    )
+
+
+def state_nbytes(state: State) -> int:
+    """Bytes of state per game."""
+    return sum(a[0].nbytes if a.ndim > 1 else a.itemsize for a in state)
+
+
+def copy_game(src: State, g: int, dst: State, h: int) -> None:
+    """Copy game ``g`` of ``src`` into slot ``h`` of ``dst`` (same shapes)."""
+    for a, b in zip(src, dst):
+        b[h] = a[g]

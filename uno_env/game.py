@@ -1,0 +1,348 @@
+"""``Game``: one game of UNO behind a move-string API, for tests, scenarios and people.
+
+    >>> g = Game.from_scenario(hands=[["R5", "W4"], ["B7", "G2"]], top="R8")
+    >>> sorted(g.legal_moves())[:3]
+    ['R5', 'W4:B', 'W4:G']
+    >>> g.play("R5"); g.current_player
+    1
+
+Moves and cards use the notation of RULES.md section 1. ``Game`` owns a batch-of-one
+engine state; the AEC environment (``uno_env.aec``) drives the same object by action id.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from uno_env._jit import bind
+from uno_env.cards import COLOR_LETTERS
+from uno_env.config import Config, make_config
+from uno_env.engine import codes as C
+from uno_env.engine import core
+from uno_env.engine.observe import observe
+from uno_env.engine.rng import seed_stream, shuffle_prefix
+from uno_env.engine.state import allocate
+from uno_env.rules import check_seed
+
+_KERNELS: dict = {}
+
+
+def _kernels(game: "Game"):
+    """Direct entry points of the kernels for this configuration's argument types."""
+    key = (game.config.num_players, game.config.deck.num_types, game.config.layout.size)
+    if key not in _KERNELS:
+        st, sp, mask, obs = game._state, game.config.spec, game._mask, game._obs
+        _KERNELS[key] = (
+            bind(core.legal_mask, st, 0, sp, mask),
+            bind(core.step_and_mask, st, 0, sp, 0, mask),
+            bind(observe, st, 0, sp, 0, obs),
+            bind(core.reset_game, st, 0, sp),
+        )
+    return _KERNELS[key]
+
+
+class Game:
+    """A freshly dealt round (a match when ``target_score > 0``).
+
+    Args:
+        preset: a preset name (``uno_env.presets()``).
+        num_players: 2 to 10.
+        seed: a non-negative integer; the same seed deals the same cards.
+        **rules: overrides of the preset's rule flags (``uno_env.rules.Rules``).
+    """
+
+    def __init__(self, preset: str = "classic", num_players: int = 4, seed: int = 0,
+                 **rules):
+        self.config: Config = make_config(preset, num_players, **rules)
+        self._setup()
+        self.reset(seed)
+
+    def _setup(self) -> None:
+        cfg = self.config
+        self.layout = cfg.layout
+        self._state = allocate(1, cfg.num_players, cfg.deck.num_types, cfg.deck.num_cards)
+        self._mask = np.zeros(cfg.layout.size, np.uint8)
+        self._obs = np.zeros(cfg.layout.obs_size, np.float32)
+        self._legal_mask, self._step, self._observe, self._reset = _kernels(self)
+        self.history: list[tuple[int, str]] = []
+
+    def reset(self, seed: int = 0, index: int = 0) -> None:
+        """Deal a new match from ``seed`` (``index`` picks another game of the same seed:
+        game ``index`` here is game ``index`` of a batch with that seed)."""
+        self.seed = check_seed(seed)
+        self._state.rng[0] = seed_stream(self.seed, index)
+        self._reset(self._state, 0, self.config.spec)
+        self._legal_mask(self._state, 0, self.config.spec, self._mask)
+        self.history = []
+
+    # --- scenarios ---------------------------------------------------------------------
+    @classmethod
+    def from_scenario(cls, preset: str = "classic", hands=None, top: str = "R0",
+                      color: str | None = None, draw_pile=None, discard=None,
+                      current: int = 0, direction: int = 1, seed: int = 0,
+                      **rules) -> "Game":
+        """Set up any position at the start of ``current``'s turn.
+
+        ``hands`` lists each seat's cards (the number of players is ``len(hands)``);
+        ``top`` is the discard pile's top card and ``color`` the colour in force when it
+        is a wild; ``draw_pile`` lists cards top first; ``discard`` older discards,
+        bottom first. Cards of the deck not listed go to the bottom of the draw pile in
+        seeded order, so the deck is always whole."""
+        if not hands or not isinstance(hands, (list, tuple)):
+            raise ValueError("hands must be a list with one list of cards per seat")
+        game = cls.__new__(cls)
+        game.config = make_config(preset, len(hands), **rules)
+        game._setup()
+        game.seed = check_seed(seed)
+        game._load_scenario(hands, top, color, draw_pile or [], discard or [], current,
+                            direction)
+        return game
+
+    def _load_scenario(self, hands, top, color, draw_pile, discard, current, direction):
+        cfg, st = self.config, self._state
+        deck = cfg.deck
+        n_players = cfg.num_players
+        if not isinstance(current, (int, np.integer)) or not 0 <= current < n_players:
+            raise ValueError(f"current must be a seat 0..{n_players - 1}, got {current!r}")
+        if direction not in (1, -1):
+            raise ValueError(f"direction must be 1 or -1, got {direction!r}")
+        left = deck.type_count.copy()
+
+        def take(card, where):
+            if not isinstance(card, str):
+                raise ValueError(f"{where}: cards are strings such as 'R5', got {card!r}")
+            t = deck.parse_type(card)
+            left[t] -= 1
+            if left[t] < 0:
+                raise ValueError(f"{where}: the {deck.name} deck has only "
+                                 f"{deck.type_count[t]} {card!r}")
+            return t
+
+        for seat, cards in enumerate(hands):
+            for card in cards:
+                t = take(card, f"hand {seat}")
+                st.hands[0, seat, t] += 1
+                st.hand_size[0, seat] += 1
+        pile = [take(c, "discard") for c in discard] + [take(top, "top")]
+        listed = [take(c, "draw_pile") for c in draw_pile]
+        rest = np.repeat(np.arange(deck.num_types, dtype=np.int16), left)
+        st.rng[0] = seed_stream(self.seed, 0)
+        shuffle_prefix(st.rng, 0, rest, len(rest))
+        draw = np.concatenate([rest, np.array(listed[::-1], np.int16)])
+        st.draw_pile[0, :len(draw)] = draw
+        st.discard[0, :len(pile)] = pile
+        info = st.info[0]
+        info[:] = 0
+        for slot in (C.I_DRAWN_TYPE, C.I_UNO_CALLED, C.I_CATCH_PENDING, C.I_CATCHABLE,
+                     C.I_W4_PLAYER, C.I_WINNER, C.I_MATCH_WINNER):
+            info[slot] = -1
+        info[C.I_DRAW_LEN] = len(draw)
+        info[C.I_DISCARD_LEN] = len(pile)
+        info[C.I_CURRENT] = current
+        info[C.I_DIRECTION] = direction
+        info[C.I_DEALER] = cfg.rules.dealer
+        info[C.I_ROUND] = 1
+        face = deck.type_face[pile[-1], 0]
+        if deck.face_color[face] == C.NO_COLOR:
+            if color is None or color not in COLOR_LETTERS[:4]:
+                raise ValueError(f"top card {top!r} is a wild: name the colour in force "
+                                 f"with color= one of R, Y, G, B")
+            info[C.I_COLOR] = COLOR_LETTERS.index(color)
+        else:
+            if color is not None and color != COLOR_LETTERS[deck.face_color[face]]:
+                raise ValueError(f"color={color!r} contradicts the top card {top!r}")
+            info[C.I_COLOR] = deck.face_color[face]
+        info[C.I_PHASE] = C.PHASE_PLAY
+        self._legal_mask(st, 0, cfg.spec, self._mask)
+
+    # --- moves -------------------------------------------------------------------------
+    def legal_actions(self) -> np.ndarray:
+        """Legal action ids of the current decider (empty when the game is over)."""
+        return np.flatnonzero(self._mask)
+
+    def action_mask(self) -> np.ndarray:
+        """uint8[A]: 1 for each legal action id. A view: do not modify it."""
+        return self._mask
+
+    def legal_moves(self) -> list[str]:
+        side = int(self._state.info[0, C.I_SIDE])
+        return [self.layout.decode(a, side) for a in self.legal_actions()]
+
+    def play(self, move: str | int) -> None:
+        """Make a move (string, or action id). ValueError naming the legal moves if it is
+        not one; the state is then unchanged."""
+        if self.is_over:
+            raise ValueError("the game is over: no move is legal (call reset())")
+        side = int(self._state.info[0, C.I_SIDE])
+        if isinstance(move, (int, np.integer)) and not isinstance(move, bool):
+            action = int(move)
+        else:
+            try:
+                action = self.layout.encode(move, side)
+            except ValueError as err:
+                raise ValueError(f"{err}; legal moves: {', '.join(self.legal_moves())}") \
+                    from None
+        self.step(action)
+
+    def step(self, action: int) -> None:
+        """Apply a legal action id; ValueError (state unchanged) when it is not legal."""
+        if not 0 <= action < len(self._mask) or not self._mask[action]:
+            raise ValueError(
+                f"{self._describe(action)} is not legal for player {self.current_player} "
+                f"in phase {self.phase!r}; legal moves: {', '.join(self.legal_moves())}")
+        seat = self.current_player
+        side = int(self._state.info[0, C.I_SIDE])
+        self.history.append((seat, self.layout.decode(action, side)))
+        self._step(self._state, 0, self.config.spec, action, self._mask)
+
+    def _describe(self, action) -> str:
+        try:
+            return repr(self.layout.decode(action, int(self._state.info[0, C.I_SIDE])))
+        except ValueError:
+            return f"action {action!r} (valid ids 0..{self.layout.size - 1})"
+
+    def observe(self, seat: int) -> np.ndarray:
+        """``seat``'s observation vector (``uno_env.engine.observe``); a fresh copy."""
+        self._observe(self._state, 0, self.config.spec, seat, self._obs)
+        return self._obs.copy()
+
+    # --- public state ------------------------------------------------------------------
+    @property
+    def num_players(self) -> int:
+        return self.config.num_players
+
+    @property
+    def current_player(self) -> int:
+        return int(self._state.info[0, C.I_CURRENT])
+
+    @property
+    def phase(self) -> str:
+        return C.PHASE_NAMES[self._state.info[0, C.I_PHASE]]
+
+    def hand(self, seat: int) -> list[str]:
+        """Cards in ``seat``'s hand, in deck order."""
+        counts = self._state.hands[0, seat]
+        return [self.config.deck.type_name(t) for t in np.flatnonzero(counts)
+                for _ in range(counts[t])]
+
+    @property
+    def hand_sizes(self) -> list[int]:
+        return [int(n) for n in self._state.hand_size[0]]
+
+    @property
+    def top(self) -> str:
+        return self.config.deck.type_name(int(core.top_type(self._state, 0)))
+
+    @property
+    def color(self) -> str | None:
+        """Letter of the colour in force (the named colour after a wild), None if none."""
+        c = int(self._state.info[0, C.I_COLOR])
+        return None if c == C.NO_COLOR else COLOR_LETTERS[c]
+
+    @property
+    def direction(self) -> int:
+        return int(self._state.info[0, C.I_DIRECTION])
+
+    @property
+    def draw_pile_size(self) -> int:
+        return int(self._state.info[0, C.I_DRAW_LEN])
+
+    @property
+    def draw_pile(self) -> list[str]:
+        """The draw pile, top first (hidden information: for tests and debugging)."""
+        n = self.draw_pile_size
+        return [self.config.deck.type_name(t) for t in self._state.draw_pile[0, :n][::-1]]
+
+    @property
+    def discard(self) -> list[str]:
+        """The discard pile, bottom first (the last one is ``top``)."""
+        n = int(self._state.info[0, C.I_DISCARD_LEN])
+        return [self.config.deck.type_name(t) for t in self._state.discard[0, :n]]
+
+    @property
+    def is_over(self) -> bool:
+        return bool(self._state.info[0, C.I_STATUS] != C.STATUS_PLAYING)
+
+    @property
+    def terminated(self) -> bool:
+        return bool(self._state.info[0, C.I_STATUS] == C.STATUS_OVER)
+
+    @property
+    def truncated(self) -> bool:
+        return bool(self._state.info[0, C.I_STATUS] == C.STATUS_TRUNCATED)
+
+    @property
+    def winner(self) -> int | None:
+        """Winner of the match (of the round when ``target_score=0``), None if none."""
+        w = int(self._state.info[0, C.I_MATCH_WINNER])
+        return None if w < 0 else w
+
+    @property
+    def round_winner(self) -> int | None:
+        """Winner of the last round that ended, None if none has."""
+        w = int(self._state.info[0, C.I_WINNER])
+        return None if w < 0 else w
+
+    @property
+    def round_points(self) -> list[int]:
+        """Points of the last round that ended, per seat (RULES.md 2, "Round end")."""
+        return [int(x) for x in self._state.round_points[0]]
+
+    @property
+    def scores(self) -> list[int]:
+        return [int(x) for x in self._state.scores[0]]
+
+    @property
+    def rewards(self) -> list[float]:
+        """Rewards produced by the last move, per seat (RULES.md 7)."""
+        return [float(x) for x in self._state.rewards[0]]
+
+    @property
+    def turns(self) -> int:
+        return int(self._state.info[0, C.I_TURNS])
+
+    @property
+    def round(self) -> int:
+        return int(self._state.info[0, C.I_ROUND])
+
+    @property
+    def dealer(self) -> int:
+        return int(self._state.info[0, C.I_DEALER])
+
+    @property
+    def catchable(self) -> int | None:
+        """Seat that may be caught for not declaring UNO, None if nobody."""
+        c = int(self._state.info[0, C.I_CATCHABLE])
+        return None if c < 0 else c
+
+    @property
+    def stats(self) -> dict[str, int]:
+        info = self._state.info[0]
+        return {"cards_drawn": int(info[C.I_STAT_CARDS_DRAWN]),
+                "w4_played": int(info[C.I_STAT_W4_PLAYED]),
+                "w4_bluffs": int(info[C.I_STAT_W4_BLUFFS]),
+                "challenges": int(info[C.I_STAT_CHALLENGES]),
+                "challenges_won": int(info[C.I_STAT_CHALLENGES_WON]),
+                "reshuffles": int(info[C.I_STAT_RESHUFFLES]),
+                "catches": int(info[C.I_STAT_CATCHES])}
+
+    def render(self) -> str:
+        """A text picture of the table from an omniscient view."""
+        lines = [f"round {self.round}  turn {self.turns}  top {self.top}  colour "
+                 f"{self.color or '-'}  direction {'+1' if self.direction > 0 else '-1'}  "
+                 f"draw pile {self.draw_pile_size}"]
+        for seat in range(self.num_players):
+            mark = ">" if seat == self.current_player and not self.is_over else " "
+            lines.append(f"{mark} player {seat} ({self.hand_sizes[seat]:2d}): "
+                         f"{' '.join(self.hand(seat))}")
+        if self.is_over:
+            lines.append(f"over: winner {self.winner}, round points {self.round_points}"
+                         if self.terminated else "over: truncated (max_turns)")
+        else:
+            lines.append(f"player {self.current_player} to move ({self.phase}): "
+                         f"{', '.join(self.legal_moves())}")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return (f"Game(preset={self.config.preset!r}, num_players={self.num_players}, "
+                f"current_player={self.current_player}, phase={self.phase!r}, "
+                f"top={self.top!r})")

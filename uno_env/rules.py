@@ -1,0 +1,180 @@
+"""The rules record: every rule option of RULES.md as one frozen dataclass, named presets
+of it, validation with clear errors, and compilation to the ``int32`` array the kernels
+read (slots ``R_*`` in :mod:`uno_env.engine.codes`).
+
+A preset is just a named :class:`Rules`; keyword arguments override its fields::
+
+    rules = make_rules("classic", bluff=False, target_score=500)
+
+Flags of later variants (house rules, UNO Flip, One Piece) are declared here already so
+the record has one shape; until their kernels land, asking for a non-default value is a
+``NotImplementedError`` that says so, never a silent no-op.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import numpy as np
+
+from uno_env.engine import codes as C
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 10
+
+
+@dataclass(frozen=True)
+class Rules:
+    """All rule options. Defaults are the official classic rules (RULES.md section 2)."""
+
+    deck: str = "classic108"
+    #: cards dealt to each player
+    hand_size: int = 7
+    #: allow an illegal Wild Draw Four (and its challenge); False masks it (RULES.md 2)
+    bluff: bool = True
+    #: explicit `uno` calls and `catch`; False makes the call implicit
+    uno_call: bool = True
+    #: "winner" (winner scores the others' cards) or "penalty" (each scores their own)
+    scoring: str = "winner"
+    #: match length in points; 0 = a single round (the RL default)
+    target_score: int = 0
+    #: a round ends by truncation after this many turns
+    max_turns: int = 1000
+    #: seat that deals the first round (play starts at dealer + 1)
+    dealer: int = 0
+    #: "win" (+1 / -1/(N-1), zero-sum) or "score" (round points; RULES.md 7)
+    reward: str = "win"
+    # --- house rules (RULES.md 3; issue [house-rules]) ---
+    teams: bool = False
+    stack: str = "none"
+    seven_zero: bool = False
+    jump_in: bool = False
+    force_play: bool = False
+    no_draw_if_playable: bool = False
+    draw_until_playable: bool = False
+    multi_play: bool = False
+    # --- classic112 (RULES.md 4) ---
+    wx_rule: str = "wild"
+    ws_last_card_wins: bool = False
+
+    def replace(self, **changes) -> "Rules":
+        """A copy with ``changes``; unknown names are a ValueError listing valid flags."""
+        unknown = sorted(set(changes) - set(rule_names()))
+        if unknown:
+            raise ValueError(
+                f"unknown rule flag(s) {', '.join(map(repr, unknown))}; valid flags: "
+                f"{', '.join(rule_names())}"
+            )
+        rules = dataclasses.replace(self, **changes)
+        rules.validate()
+        return rules
+
+    def validate(self) -> None:
+        """Raise ValueError naming the bad value and the valid ones."""
+        from uno_env.cards import DECKS
+
+        _choice("deck", self.deck, tuple(DECKS))
+        _choice("scoring", self.scoring, ("winner", "penalty"))
+        _choice("reward", self.reward, ("win", "score"))
+        _choice("stack", self.stack, ("none", "same", "any"))
+        _choice("wx_rule", self.wx_rule, ("wild", "draw1", "swap"))
+        for name in ("bluff", "uno_call", "teams", "seven_zero", "jump_in", "force_play",
+                     "no_draw_if_playable", "draw_until_playable", "multi_play",
+                     "ws_last_card_wins"):
+            if not isinstance(getattr(self, name), (bool, np.bool_)):
+                raise ValueError(f"rule flag {name!r} must be True or False, "
+                                 f"got {getattr(self, name)!r}")
+        _int_range("hand_size", self.hand_size, 1, 20)
+        _int_range("target_score", self.target_score, 0, 1_000_000)
+        _int_range("max_turns", self.max_turns, 1, 1_000_000_000)
+        _int_range("dealer", self.dealer, 0, MAX_PLAYERS - 1)
+        not_yet = [name for name in _NOT_IMPLEMENTED
+                   if getattr(self, name) != getattr(_DEFAULTS, name)]
+        if not_yet:
+            raise NotImplementedError(
+                f"rule flag(s) {', '.join(not_yet)} are declared but not implemented yet "
+                f"(see the [house-rules] issue); leave them at their defaults"
+            )
+
+    def compile(self, num_players: int) -> np.ndarray:
+        """The int32 array of ``R_*`` slots the kernels read."""
+        check_num_players(num_players)
+        if self.dealer >= num_players:
+            raise ValueError(f"dealer must be a seat 0..{num_players - 1}, got {self.dealer}")
+        out = np.zeros(C.NUM_RULES, np.int32)
+        out[C.R_NUM_PLAYERS] = num_players
+        out[C.R_HAND_SIZE] = self.hand_size
+        out[C.R_BLUFF] = self.bluff
+        out[C.R_UNO_CALL] = self.uno_call
+        out[C.R_SCORING] = ("winner", "penalty").index(self.scoring)
+        out[C.R_TARGET_SCORE] = self.target_score
+        out[C.R_MAX_TURNS] = self.max_turns
+        out[C.R_DEALER] = self.dealer
+        out[C.R_REWARD] = ("win", "score").index(self.reward)
+        out[C.R_TEAMS] = self.teams
+        out[C.R_STACK] = ("none", "same", "any").index(self.stack)
+        out[C.R_SEVEN_ZERO] = self.seven_zero
+        out[C.R_JUMP_IN] = self.jump_in
+        out[C.R_FORCE_PLAY] = self.force_play
+        out[C.R_NO_DRAW_IF_PLAYABLE] = self.no_draw_if_playable
+        out[C.R_DRAW_UNTIL_PLAYABLE] = self.draw_until_playable
+        out[C.R_MULTI_PLAY] = self.multi_play
+        out[C.R_WX_RULE] = ("wild", "draw1", "swap").index(self.wx_rule)
+        out[C.R_WS_LAST_CARD_WINS] = self.ws_last_card_wins
+        return out
+
+
+_DEFAULTS = Rules()
+# Declared for the record's shape; their kernels arrive with later issues.
+_NOT_IMPLEMENTED = ("teams", "stack", "seven_zero", "jump_in", "force_play",
+                    "no_draw_if_playable", "draw_until_playable", "multi_play",
+                    "wx_rule", "ws_last_card_wins")
+
+#: Named presets. ``classic112``, ``flip``, ``onepiece`` and house-rule presets follow in
+#: their issues.
+PRESETS: dict[str, Rules] = {
+    "classic": Rules(),
+}
+
+
+def rule_names() -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(Rules))
+
+
+def presets() -> dict[str, dict]:
+    """Every preset with its flags, e.g. ``presets()["classic"]["bluff"]``."""
+    return {name: dataclasses.asdict(rules) for name, rules in PRESETS.items()}
+
+
+def make_rules(preset: str = "classic", **overrides) -> Rules:
+    """The preset's rules with ``overrides`` applied; clear errors for unknown names."""
+    if not isinstance(preset, str) or preset not in PRESETS:
+        raise ValueError(f"unknown preset {preset!r}; valid presets: {', '.join(PRESETS)}")
+    return PRESETS[preset].replace(**overrides)
+
+
+def check_num_players(num_players) -> int:
+    if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)) \
+            or not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
+        raise ValueError(f"num_players must be an integer from {MIN_PLAYERS} to "
+                         f"{MAX_PLAYERS}, got {num_players!r}")
+    return int(num_players)
+
+
+def check_seed(seed) -> int:
+    """Seeds are non-negative integers below 2**63 (None is left to the caller)."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) \
+            or not 0 <= seed < 2**63:
+        raise ValueError(f"seed must be a non-negative integer below 2**63, got {seed!r}")
+    return int(seed)
+
+
+def _choice(name, value, valid):
+    if value not in valid:
+        raise ValueError(f"rule {name!r} must be one of {', '.join(map(repr, valid))}, "
+                         f"got {value!r}")
+
+
+def _int_range(name, value, lo, hi):
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) \
+            or not lo <= value <= hi:
+        raise ValueError(f"rule {name!r} must be an integer from {lo} to {hi}, got {value!r}")
