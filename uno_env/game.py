@@ -63,7 +63,7 @@ class Game:
         self._mask = np.zeros(cfg.layout.size, np.uint8)
         self._obs = np.zeros(cfg.layout.obs_size, np.float32)
         self._legal_mask, self._step, self._observe, self._reset = _kernels(self)
-        self.history: list[tuple[int, str]] = []
+        self._actions: list[tuple[int, int, int]] = []
 
     def reset(self, seed: int = 0, index: int = 0) -> None:
         """Deal a new match from ``seed`` (``index`` picks another game of the same seed:
@@ -72,7 +72,7 @@ class Game:
         self._state.rng[0] = seed_stream(self.seed, index)
         self._reset(self._state, 0, self.config.spec)
         self._legal_mask(self._state, 0, self.config.spec, self._mask)
-        self.history = []
+        self._actions = []
 
     # --- scenarios ---------------------------------------------------------------------
     @classmethod
@@ -183,16 +183,26 @@ class Game:
                     from None
         self.step(action)
 
-    def step(self, action: int) -> None:
-        """Apply a legal action id; ValueError (state unchanged) when it is not legal."""
+    def step(self, action: int) -> int:
+        """Apply a legal action id; ValueError (state unchanged) when it is not legal.
+        Returns ``core.step_and_mask``'s code: the next seat OR ``STEP_*`` bits."""
         if not 0 <= action < len(self._mask) or not self._mask[action]:
             raise ValueError(
                 f"{self._describe(action)} is not legal for player {self.current_player} "
                 f"in phase {self.phase!r}; legal moves: {', '.join(self.legal_moves())}")
-        seat = self.current_player
-        side = int(self._state.info[0, C.I_SIDE])
-        self.history.append((seat, self.layout.decode(action, side)))
-        self._step(self._state, 0, self.config.spec, action, self._mask)
+        info = self._state.info[0]
+        self._actions.append((int(info[C.I_CURRENT]), action, int(info[C.I_SIDE])))
+        return self._step(self._state, 0, self.config.spec, action, self._mask)
+
+    @property
+    def history(self) -> list[tuple[int, str]]:
+        """Moves made so far in this match: (seat, move string)."""
+        return [(seat, self.layout.decode(a, side)) for seat, a, side in self._actions]
+
+    @property
+    def action_history(self) -> list[tuple[int, int]]:
+        """Moves made so far: (seat, action id)."""
+        return [(seat, a) for seat, a, _ in self._actions]
 
     def _describe(self, action) -> str:
         try:

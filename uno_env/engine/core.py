@@ -589,9 +589,22 @@ def play_random_games(st, sp, max_steps):
     return steps
 
 
+#: bits of ``step_and_mask``'s result above the next decider's seat
+STEP_ROUND_ENDED = 1 << 8    # a round ended in this step (rewards may have been given)
+STEP_EPISODE_ENDED = 1 << 9  # the episode is over (terminated or truncated)
+STEP_SEAT_MASK = 0xFF
+
+
 @njit
 def step_and_mask(st, g, sp, action, mask):
-    """``apply_action`` then refill ``mask`` for the next decider; returns its legal count
-    (one kernel call per environment step)."""
+    """``apply_action`` then refill ``mask`` for the next decider, in one kernel call per
+    environment step. Returns the next decider's seat OR the ``STEP_*`` bits."""
     apply_action(st, g, sp, action)
-    return legal_mask(st, g, sp, mask)
+    legal_mask(st, g, sp, mask)
+    info = st.info[g]
+    out = info[C.I_CURRENT]
+    if info[C.I_LAST_ROUND_OVER] != 0:
+        out |= STEP_ROUND_ENDED
+    if info[C.I_STATUS] != C.STATUS_PLAYING:
+        out |= STEP_EPISODE_ENDED
+    return out

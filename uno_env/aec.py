@@ -1,0 +1,169 @@
+"""UNO as a PettingZoo AEC environment.
+
+==================  =================================================================
+Import              ``import uno_env; env = uno_env.env(preset="classic", num_players=4)``
+Actions             Discrete; 70 ids for classic (layout: ``uno_env.actions``)
+Agents              ``player_0`` ... ``player_{N-1}``, N = 2 to 10
+Observation shape   ``{"observation": float32[D], "action_mask": int8[A]}``
+Observation values  counts and one-hots (``uno_env.engine.observe``), all >= 0
+==================  =================================================================
+
+Observation Space
+    The ``observation`` vector is documented field by field in
+    :mod:`uno_env.engine.observe` (own hand counts per card type, top card, colour in
+    force, direction, phase, pending draw, opponents' hand sizes by relative seat, UNO
+    state, draw pile size, cards in the discard pile, match scores). It holds nothing
+    hidden: no other hand and no draw-pile order.
+
+Legal Actions Mask
+    ``action_mask[a] == 1`` for every legal action of the agent to move; all zeros for
+    the others. Every decision has at least one legal action.
+
+Action Space
+    Blocks ``PLAY``, ``WILD`` (card x colour), ``DRAW``, ``PASS``, ``CHALLENGE``,
+    ``ACCEPT``, ``UNO``, ``CATCH``, ``COLOR``: see :mod:`uno_env.actions`;
+    ``env.unwrapped.layout.decode(a)`` gives the move string. The same agent may act
+    several times in a row (``uno`` then a card; a skip in a two-player game).
+
+Rewards
+    Single round (``target_score=0``): the winner +1, every other player -1/(N-1);
+    ``reward="score"`` gives round points; truncation (``max_turns``) gives 0
+    (RULES.md section 7). In a match, "win" rewards come when the match ends and
+    "score" rewards at the end of every round.
+
+Errors
+    The environment enforces turn order and legality itself (no wrapper chain, so it
+    keeps the engine's speed): stepping before ``reset``, an out-of-range or illegal
+    action raises ``ValueError`` naming the legal moves, and the game is left unchanged.
+
+Version History
+    * v0: first release (classic rules, RULES.md section 2).
+"""
+from __future__ import annotations
+
+import gymnasium
+import numpy as np
+from pettingzoo import AECEnv
+
+from uno_env.engine.core import STEP_EPISODE_ENDED, STEP_ROUND_ENDED, STEP_SEAT_MASK
+from uno_env.game import Game
+from uno_env.rules import check_seed
+
+
+def env(preset: str = "classic", num_players: int = 4, render_mode: str | None = None,
+        **rules) -> "raw_env":
+    """The AEC environment as shipped: legality and turn order are checked inside, so no
+    PettingZoo wrappers are added (they would cost ~10x in speed)."""
+    return raw_env(preset=preset, num_players=num_players, render_mode=render_mode, **rules)
+
+
+class raw_env(AECEnv):
+    metadata = {"render_modes": ["human", "ansi"], "name": "uno_v0",
+                "is_parallelizable": False}
+
+    def __init__(self, preset: str = "classic", num_players: int = 4,
+                 render_mode: str | None = None, **rules):
+        super().__init__()
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(f"render_mode must be None, 'human' or 'ansi', got "
+                             f"{render_mode!r}")
+        self.render_mode = render_mode
+        self.game = Game(preset, num_players, seed=0, **rules)
+        self.config = self.game.config
+        self.layout = self.config.layout
+        n = self.config.num_players
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self.agent_name_mapping = {name: i for i, name in enumerate(self.possible_agents)}
+        obs_space = gymnasium.spaces.Dict({
+            "observation": self.config.observation_space,
+            "action_mask": gymnasium.spaces.Box(0, 1, (self.layout.size,), np.int8),
+        })
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        act_space = self.config.action_space
+        self.action_spaces = {a: act_space for a in self.possible_agents}
+        self._zero_mask = np.zeros(self.layout.size, np.int8)
+        self._base_seed: int | None = None
+        self._episode = 0
+        self._ready = False
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """Deal a new game. With ``seed`` the episodes that follow are reproducible: the
+        k-th reset after ``reset(seed=s)`` plays game ``k`` of seed ``s``."""
+        if seed is not None:
+            self._base_seed = check_seed(seed)
+            self._episode = 0
+        elif self._base_seed is None:
+            self._base_seed = int(np.random.SeedSequence().entropy % 2**63)
+        self.game.reset(self._base_seed, self._episode)
+        self._episode += 1
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._rewarded = False
+        self.agent_selection = self.possible_agents[self.game.current_player]
+        self._ready = True
+
+    def observe(self, agent):
+        if not self._ready:
+            raise ValueError("call reset() before observe()")
+        seat = self.agent_name_mapping[agent]
+        game = self.game
+        if agent == self.agent_selection and not self.terminations[agent] \
+                and not self.truncations[agent]:
+            mask = game.action_mask().astype(np.int8)
+        else:
+            mask = self._zero_mask.copy()
+        return {"observation": game.observe(seat), "action_mask": mask}
+
+    def step(self, action) -> None:
+        if not self._ready:
+            raise ValueError("call reset() before step()")
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise ValueError(f"{agent} is still playing: None is only accepted for an agent "
+                             f"whose game has ended; legal moves: "
+                             f"{', '.join(self.game.legal_moves())}")
+        game = self.game
+        code = game.step(int(action))  # ValueError naming the legal moves if illegal
+        self._cumulative_rewards[agent] = 0.0
+        if self._rewarded:
+            self._clear_rewards()
+            self._rewarded = False
+        self.agent_selection = self.possible_agents[code & STEP_SEAT_MASK]
+        if code & STEP_ROUND_ENDED:
+            for name, r in zip(self.possible_agents, game._state.rewards[0].tolist()):
+                self.rewards[name] = r
+            self._rewarded = True
+            self._accumulate_rewards()
+        if code & STEP_EPISODE_ENDED:
+            done = self.terminations if game.terminated else self.truncations
+            for name in self.agents:
+                done[name] = True
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self):
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode; pass "
+                                  "render_mode='ansi' or 'human' to env()")
+            return None
+        text = self.game.render()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
