@@ -1,0 +1,147 @@
+"""The PettingZoo AEC environment: PettingZoo's own api_test and seed_test over player
+counts and rule options, plus our own checks of rewards, errors and rendering."""
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+import uno_env
+from uno_env.aec import raw_env
+
+PLAYER_COUNTS = (2, 3, 4, 7, 10)
+
+
+@pytest.mark.parametrize("num_players", PLAYER_COUNTS)
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_pettingzoo_api(num_players):
+    api_test(uno_env.env(num_players=num_players), num_cycles=200)
+
+
+@pytest.mark.parametrize("num_players", PLAYER_COUNTS)
+def test_pettingzoo_seed(num_players):
+    seed_test(lambda: uno_env.env(num_players=num_players), num_cycles=200)
+
+
+@pytest.mark.parametrize("rules", [dict(bluff=False), dict(uno_call=False),
+                                   dict(target_score=200), dict(reward="score"),
+                                   dict(scoring="penalty", target_score=150)])
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_pettingzoo_api_rule_options(rules):
+    api_test(uno_env.env(num_players=3, **rules), num_cycles=300)
+
+
+def _play_out(env, seed):
+    rng = np.random.default_rng(seed)
+    env.reset(seed=seed)
+    totals = {a: 0.0 for a in env.possible_agents}
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, _ = env.last()
+        totals[agent] += reward
+        if terminated or truncated:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        env.step(int(rng.choice(legal)))
+    return totals
+
+
+def test_rewards_are_zero_sum_and_go_to_the_winner():
+    """RULES.md 7: winner +1, others -1/(N-1); every agent sees its reward at the end."""
+    env = uno_env.env(num_players=4, max_turns=100_000)
+    for seed in range(5):
+        totals = _play_out(env, seed)
+        game = env.unwrapped.game
+        assert game.terminated
+        winner = f"player_{game.winner}"
+        assert totals[winner] == pytest.approx(1.0)
+        for agent, r in totals.items():
+            if agent != winner:
+                assert r == pytest.approx(-1 / 3)
+
+
+def test_truncation_gives_zero_reward():
+    env = uno_env.env(num_players=2, max_turns=3)
+    totals = _play_out(env, 0)
+    assert env.unwrapped.game.truncated
+    assert all(r == 0 for r in totals.values())
+
+
+def test_only_the_agent_to_move_has_a_mask():
+    env = uno_env.env(num_players=3)
+    env.reset(seed=1)
+    mover = env.agent_selection
+    for agent in env.possible_agents:
+        mask = env.observe(agent)["action_mask"]
+        assert mask.dtype == np.int8
+        assert (mask.sum() > 0) == (agent == mover)
+
+
+def test_illegal_action_raises_and_leaves_the_game_unchanged():
+    env = uno_env.env(num_players=4)
+    env.reset(seed=3)
+    agent = env.agent_selection
+    mask = env.observe(agent)["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    before = env.observe(agent)["observation"].copy()
+    with pytest.raises(ValueError, match="legal moves: "):
+        env.step(illegal)
+    with pytest.raises(ValueError, match="valid ids 0..69"):
+        env.step(70)
+    with pytest.raises(ValueError, match="None is only accepted"):
+        env.step(None)
+    assert env.agent_selection == agent
+    np.testing.assert_array_equal(env.observe(agent)["observation"], before)
+
+
+def test_step_before_reset_is_a_clear_error():
+    env = uno_env.env()
+    with pytest.raises(ValueError, match="reset"):
+        env.step(0)
+    with pytest.raises(ValueError, match="reset"):
+        env.observe("player_0")
+
+
+def test_bad_constructor_arguments_name_what_is_valid():
+    with pytest.raises(ValueError, match="valid presets: classic"):
+        uno_env.env(preset="clasic")
+    with pytest.raises(ValueError, match="from 2 to 10"):
+        uno_env.env(num_players=11)
+    with pytest.raises(ValueError, match="unknown rule flag.*'blufff'.*valid flags"):
+        uno_env.env(blufff=True)
+    with pytest.raises(ValueError, match="render_mode"):
+        uno_env.env(render_mode="rgb_array")
+    env = uno_env.env()
+    with pytest.raises(ValueError, match="non-negative integer"):
+        env.reset(seed=-1)
+
+
+def test_render_ansi_and_human(capsys):
+    env = raw_env(num_players=2, render_mode="ansi")
+    env.reset(seed=0)
+    text = env.render()
+    assert "player 0" in text and "player 1" in text and "top" in text
+    env = raw_env(num_players=2, render_mode="human")
+    env.reset(seed=0)
+    env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
+    assert "to move" in capsys.readouterr().out
+
+
+def test_metadata_and_spaces():
+    env = uno_env.env(num_players=4)
+    assert env.metadata["name"] == "uno_v0"
+    assert env.action_space("player_0").n == 70
+    assert env.observation_space("player_0")["observation"].shape == (192,)
+    assert env.unwrapped.layout.decode(60) == "draw"
+
+
+def test_reset_without_seed_continues_the_seeded_sequence():
+    """reset(seed=s) then reset() k times plays games 0..k of seed s, reproducibly."""
+    a, b = uno_env.env(num_players=3), uno_env.env(num_players=3)
+    a.reset(seed=11)
+    b.reset(seed=11)
+    a.reset()
+    b.reset()
+    np.testing.assert_array_equal(a.observe("player_0")["observation"],
+                                  b.observe("player_0")["observation"])
+    fresh = uno_env.Game(num_players=3)
+    fresh.reset(11, index=1)
+    assert fresh.hand(0) == a.unwrapped.game.hand(0)

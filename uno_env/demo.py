@@ -1,0 +1,69 @@
+"""``python -m uno_env.demo``: play a few games between random agents and print them.
+
+The first game is printed move by move; then one line per game and the speed of the AEC
+environment that played them. Options: ``--games``, ``--players``, ``--seed``,
+``--preset``, ``--quiet``.
+"""
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+import uno_env
+
+
+def play_game(env, rng, verbose: bool) -> int:
+    """Play one episode with uniformly random legal actions; return the steps taken."""
+    game = env.unwrapped.game
+    if verbose:
+        print(game.render(), "\n")
+    steps = 0
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        action = int(legal[rng.integers(len(legal))])
+        if verbose:
+            print(f"  {agent}: {env.unwrapped.layout.decode(action):8s}  "
+                  f"(top {game.top}, {len(legal)} legal)")
+        env.step(action)
+        steps += 1
+    return steps
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=5)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--preset", default="classic")
+    parser.add_argument("--quiet", action="store_true", help="do not print the first game")
+    args = parser.parse_args(argv)
+    env = uno_env.env(preset=args.preset, num_players=args.players)
+    rng = np.random.default_rng(args.seed)
+    env.reset(seed=args.seed)
+    total_steps, start = 0, time.perf_counter()
+    rows = []
+    for i in range(args.games):
+        if i:
+            env.reset()
+        game = env.unwrapped.game
+        steps = play_game(env, rng, verbose=(i == 0 and not args.quiet))
+        total_steps += steps
+        outcome = (f"winner player_{game.winner}, {game.round_points[game.winner]} points"
+                   if game.terminated else "truncated at max_turns")
+        rows.append(f"game {i:3d}: {game.turns:4d} turns, {steps:5d} steps, {outcome}")
+        if i == 0 and not args.quiet:
+            print("\n" + game.render() + "\n")
+    print("\n".join(rows))
+    elapsed = time.perf_counter() - start
+    print(f"\n{args.games} games, {total_steps} AEC steps in {elapsed:.2f} s "
+          f"({total_steps / elapsed:,.0f} steps/s including printing)")
+
+
+if __name__ == "__main__":
+    main()
