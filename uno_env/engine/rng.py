@@ -7,18 +7,20 @@ import numpy as np
 
 from uno_env._jit import njit
 
-_MASK64 = (1 << 64) - 1
-
-
-def seed_stream(seed: int, index: int) -> np.uint64:
-    """Python-side splitmix64 of (seed, index): the initial state of game ``index``."""
-    z = (seed * 0x9E3779B97F4A7C15 + (index + 1) * 0xBF58476D1CE4E5B9) & _MASK64
+@njit
+def seed_stream(seed, index):
+    """splitmix64 of (seed, index): the initial state of game ``index`` of ``seed``.
+    Callable from Python and from kernels; never returns 0 (xorshift needs non-zero)."""
+    z = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) \
+        + np.uint64(index + 1) * np.uint64(0xBF58476D1CE4E5B9)
     for _ in range(2):
-        z = (z + 0x9E3779B97F4A7C15) & _MASK64
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-        z ^= z >> 31
-    return np.uint64(z or 0x2545F4914F6CDD1D)  # xorshift needs a non-zero state
+        z = z + np.uint64(0x9E3779B97F4A7C15)
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        z = z ^ (z >> np.uint64(31))
+    if z == np.uint64(0):
+        z = np.uint64(0x2545F4914F6CDD1D)
+    return z
 
 
 @njit

@@ -1,0 +1,120 @@
+"""simulate, VectorEnv and Game agree: the same seed and actions give the same games,
+whatever the batch size, chunking or thread count (issue [throughput] item 5)."""
+import numpy as np
+import pytest
+
+import uno_env
+from uno_env import simulate as sim_mod
+from uno_env.engine import core
+from uno_env.simulate import simulate
+from uno_env.vector import VectorEnv
+
+
+def _replay_random_game(seed, index, num_players, **rules):
+    """Play game ``index`` of ``seed`` through Game with the random agent's kernel."""
+    game = uno_env.Game(num_players=num_players, **rules)
+    game.reset(seed, index)
+    scratch = np.zeros(game.layout.size, np.uint8)
+    steps = 0
+    while not game.is_over:
+        game.step(int(core.random_legal(game._state, 0, game.config.spec, scratch)))
+        steps += 1
+    return game, steps
+
+
+def test_simulate_is_identical_for_any_thread_count_and_chunk(monkeypatch):
+    a = simulate(num_players=3, num_games=300, seed=7, threads=1)
+    b = simulate(num_players=3, num_games=300, seed=7, threads=2)
+    monkeypatch.setattr(sim_mod, "CHUNK", 64)
+    c = simulate(num_players=3, num_games=300, seed=7, threads=2)
+    for other in (b, c):
+        np.testing.assert_array_equal(a.winner, other.winner)
+        np.testing.assert_array_equal(a.turns, other.turns)
+        np.testing.assert_array_equal(a.points, other.points)
+        np.testing.assert_array_equal(a.counters["cards_drawn"], other.counters["cards_drawn"])
+
+
+def test_simulate_game_i_is_game_i_of_the_game_api():
+    result = simulate(num_players=4, num_games=12, seed=3, max_turns=5000)
+    for i in (0, 5, 11):
+        game, steps = _replay_random_game(3, i, 4, max_turns=5000)
+        assert result.steps[i] == steps
+        assert result.turns[i] == game.turns
+        assert result.winner[i] == (game.winner if game.winner is not None else -1)
+        assert result.points[i].tolist() == game.round_points
+
+
+def test_simulate_first_game_splits_a_run():
+    whole = simulate(num_players=2, num_games=40, seed=1)
+    tail = simulate(num_players=2, num_games=20, seed=1, first_game=20)
+    np.testing.assert_array_equal(whole.winner[20:], tail.winner)
+
+
+def test_simulate_result_counts_add_up():
+    r = simulate(num_players=4, num_games=200, seed=0)
+    assert r.wins.sum() + r.truncated == 200
+    won = r.winner >= 0
+    # the winner scores the others' points; nobody else scores (RULES.md 2)
+    assert (r.points[won].sum(axis=1) == r.points[won, r.winner[won]]).all()
+    t = r.totals
+    assert t["challenges_won"] <= t["challenges"] and t["w4_bluffs"] <= t["w4_played"]
+    assert "games/s" in r.summary()
+
+
+def test_simulate_bad_arguments():
+    with pytest.raises(ValueError, match="unknown agent"):
+        simulate(agents=("random", "alphazero", "random", "random"))
+    with pytest.raises(ValueError, match="one agent per seat"):
+        simulate(num_players=3, agents=("random", "random"))
+    with pytest.raises(ValueError, match="threads"):
+        simulate(threads=0)
+    with pytest.raises(ValueError, match="num_games"):
+        simulate(num_games=0)
+
+
+def test_vector_env_replays_through_game():
+    venv = VectorEnv(8, num_players=3, seed=5)
+    obs, mask, player = venv.reset()
+    rng = np.random.default_rng(0)
+    games = []
+    for b in range(8):
+        g = uno_env.Game(num_players=3)
+        g.reset(5, int(venv.game_index[b]))
+        games.append(g)
+    finished = 0
+    for _ in range(3000):
+        for b in range(8):
+            np.testing.assert_array_equal(obs[b], games[b].observe(games[b].current_player))
+            np.testing.assert_array_equal(mask[b], games[b].action_mask())
+            assert player[b] == games[b].current_player
+        actions = venv.random_actions(rng)
+        for b in range(8):
+            games[b].step(int(actions[b]))
+        obs, mask, player, rewards, terminated, truncated = venv.step(actions)
+        for b in range(8):
+            g = games[b]
+            assert terminated[b] == g.terminated and truncated[b] == g.truncated
+            np.testing.assert_allclose(rewards[b], g.rewards)
+            if g.is_over:
+                finished += 1
+                g.reset(5, int(venv.game_index[b]))
+    assert finished >= 3
+
+
+def test_vector_env_refuses_an_illegal_action_without_stepping():
+    venv = VectorEnv(4, seed=0)
+    obs, mask, player = venv.reset()
+    before = (obs.copy(), mask.copy(), venv._state.info.copy())
+    actions = venv.random_actions(np.random.default_rng(0))
+    actions[2] = int(np.flatnonzero(mask[2] == 0)[0])
+    with pytest.raises(ValueError, match="not legal in game 2.*legal moves"):
+        venv.step(actions)
+    np.testing.assert_array_equal(venv._state.info, before[2])
+    np.testing.assert_array_equal(obs, before[0])
+    with pytest.raises(ValueError, match="shape"):
+        venv.step(actions[:3])
+
+
+def test_state_memory_per_game_is_under_4_kb():
+    for n in (2, 4, 10):
+        assert VectorEnv(2, num_players=n).state_bytes_per_game <= 4096

@@ -1,0 +1,106 @@
+"""Batch kernels: whole games inside numba (``simulate``) and the vectorised step of
+``VectorEnv``. Game ``i`` of a seed always starts from ``seed_stream(seed, i)``, so the
+results never depend on the batch size or on the number of threads."""
+import numpy as np
+from numba import prange
+
+from uno_env._jit import njit
+from uno_env.engine import codes as C
+from uno_env.engine.core import apply_action, legal_mask, reset_game
+from uno_env.engine.observe import observe
+from uno_env.engine.policies import choose_action
+from uno_env.engine.rng import seed_stream
+
+#: per-game counters reported by ``simulate_chunk`` (columns of ``out_stats``)
+STAT_SLOTS = np.array([C.I_STAT_CARDS_DRAWN, C.I_STAT_W4_PLAYED, C.I_STAT_W4_BLUFFS,
+                       C.I_STAT_CHALLENGES, C.I_STAT_CHALLENGES_WON, C.I_STAT_RESHUFFLES,
+                       C.I_STAT_CATCHES, C.I_ROUND], np.int64)
+STAT_NAMES = ("cards_drawn", "w4_played", "w4_bluffs", "challenges", "challenges_won",
+              "reshuffles", "catches", "rounds")
+
+
+@njit
+def play_game(st, g, sp, seat_agents, seed, index, mask):
+    """Deal game ``index`` of ``seed`` into slot ``g`` and play it to its end with the
+    agents' kernels. Returns the number of decisions taken."""
+    st.rng[g] = seed_stream(seed, index)
+    reset_game(st, g, sp)
+    steps = 0
+    while st.info[g, C.I_STATUS] == C.STATUS_PLAYING:
+        action = choose_action(seat_agents[st.info[g, C.I_CURRENT]], st, g, sp, mask)
+        apply_action(st, g, sp, action)
+        steps += 1
+    return steps
+
+
+@njit
+def _record(st, g, sp, stat_slots, out_winner, out_turns, out_points, out_stats):
+    out_winner[g] = st.info[g, C.I_MATCH_WINNER]
+    out_turns[g] = st.info[g, C.I_TURNS]
+    if sp.rules[C.R_TARGET_SCORE] > 0:
+        out_points[g] = st.scores[g]
+    else:
+        out_points[g] = st.round_points[g]
+    for k in range(stat_slots.shape[0]):
+        out_stats[g, k] = st.info[g, stat_slots[k]]
+
+
+@njit(parallel=True)
+def simulate_chunk(st, sp, seat_agents, seed, first_index, stat_slots, out_winner,
+                   out_turns, out_steps, out_points, out_stats):
+    """Play games ``first_index .. first_index + B - 1`` of ``seed`` to their end, one per
+    state slot, in parallel. ``seat_agents[seat]`` is the agent code of each seat.
+    Writes per game: winner (-1 if truncated), turns of the last round, decisions, round
+    points (match scores when ``target_score > 0``) and ``stat_slots`` counters."""
+    num_actions = sp.layout[C.L_SIZE]
+    # The loop body only calls kernels: numba's parfors loses writes made directly to
+    # arrays reached through a tuple attribute (``st.rng[g] = ...``) inside prange.
+    for g in prange(st.info.shape[0]):
+        mask = np.empty(num_actions, np.uint8)
+        out_steps[g] = play_game(st, g, sp, seat_agents, seed, first_index + g, mask)
+        _record(st, g, sp, stat_slots, out_winner, out_turns, out_points, out_stats)
+
+
+@njit
+def _refresh(st, g, sp, obs, mask, player):
+    seat = st.info[g, C.I_CURRENT]
+    player[g] = seat
+    legal_mask(st, g, sp, mask[g])
+    observe(st, g, sp, seat, obs[g])
+
+
+@njit
+def vector_reset(st, sp, seed, first_index, game_index, obs, mask, player):
+    """Deal games ``first_index ..`` into every slot and observe them."""
+    for g in range(st.info.shape[0]):
+        game_index[g] = first_index + g
+        st.rng[g] = seed_stream(seed, first_index + g)
+        reset_game(st, g, sp)
+        _refresh(st, g, sp, obs, mask, player)
+
+
+@njit
+def vector_step(st, sp, actions, seed, next_index, game_index, obs, mask, player, rewards,
+                terminated, truncated):
+    """Apply ``actions[g]`` in every game; auto-reset finished games with the next game
+    index. Returns -1, or the first slot whose action is illegal (nothing changed then).
+    ``next_index`` is a one-element array holding the next game index to deal."""
+    num_games = st.info.shape[0]
+    num_actions = mask.shape[1]
+    for g in range(num_games):
+        a = actions[g]
+        if a < 0 or a >= num_actions or mask[g, a] == 0:
+            return g
+    for g in range(num_games):
+        apply_action(st, g, sp, actions[g])
+        status = st.info[g, C.I_STATUS]
+        rewards[g] = st.rewards[g]
+        terminated[g] = status == C.STATUS_OVER
+        truncated[g] = status == C.STATUS_TRUNCATED
+        if status != C.STATUS_PLAYING:
+            game_index[g] = next_index[0]
+            st.rng[g] = seed_stream(seed, next_index[0])
+            next_index[0] += 1
+            reset_game(st, g, sp)
+        _refresh(st, g, sp, obs, mask, player)
+    return -1

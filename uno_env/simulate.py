@@ -1,0 +1,158 @@
+"""``simulate``: whole games inside numba, in parallel, with agents chosen by name.
+
+    >>> r = simulate("classic", num_players=4, num_games=10_000, seed=0)
+    >>> r.win_rate, r.games_per_second
+
+Game ``i`` of a seed is the same game whatever ``threads`` or the chunk size, so results
+are identical on 1 thread and on all of them.
+"""
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+
+import numba
+import numpy as np
+
+from uno_env.config import make_config
+from uno_env.engine.batch import STAT_NAMES, STAT_SLOTS, simulate_chunk
+from uno_env.engine.policies import AGENT_CODES
+from uno_env.engine.state import allocate
+from uno_env.rules import check_seed
+
+CHUNK = 4096
+
+
+@dataclass
+class SimResult:
+    """Outcome of ``simulate``. Arrays are per game unless named per seat."""
+
+    preset: str
+    num_players: int
+    agents: tuple[str, ...]
+    seed: int
+    winner: np.ndarray = field(repr=False)   # int32[games]: winning seat, -1 truncated
+    turns: np.ndarray = field(repr=False)    # int32[games]: turns of the (last) round
+    steps: np.ndarray = field(repr=False)    # int32[games]: decisions taken
+    points: np.ndarray = field(repr=False)   # int32[games, seats]: round points / scores
+    counters: dict = field(repr=False)       # name -> int64[games] (STAT_NAMES)
+    elapsed: float = 0.0
+    threads: int = 1
+
+    @property
+    def num_games(self) -> int:
+        return len(self.winner)
+
+    @property
+    def wins(self) -> np.ndarray:
+        """Wins per seat."""
+        return np.bincount(self.winner[self.winner >= 0], minlength=self.num_players)
+
+    @property
+    def win_rate(self) -> np.ndarray:
+        return self.wins / self.num_games
+
+    @property
+    def truncated(self) -> int:
+        return int((self.winner < 0).sum())
+
+    @property
+    def mean_points(self) -> np.ndarray:
+        """Mean points per seat per game."""
+        return self.points.mean(axis=0)
+
+    @property
+    def games_per_second(self) -> float:
+        return self.num_games / self.elapsed if self.elapsed else float("inf")
+
+    @property
+    def totals(self) -> dict[str, int]:
+        """Sum of each counter over all games (cards drawn, challenges ...)."""
+        return {name: int(v.sum()) for name, v in self.counters.items()}
+
+    def summary(self) -> str:
+        t = self.totals
+        lines = [
+            f"{self.num_games:,} games of {self.preset}, {self.num_players} players "
+            f"({', '.join(self.agents)}), seed {self.seed}: {self.elapsed:.2f} s on "
+            f"{self.threads} thread(s), {self.games_per_second:,.0f} games/s",
+            "win rate by seat: " + "  ".join(f"{w:.3f}" for w in self.win_rate)
+            + f"   truncated {self.truncated}",
+            f"turns per game: mean {self.turns.mean():.1f}, median "
+            f"{np.median(self.turns):.0f}, 90th pct {np.percentile(self.turns, 90):.0f}",
+            f"per game: {t['cards_drawn'] / self.num_games:.1f} cards drawn, "
+            f"{t['reshuffles'] / self.num_games:.2f} reshuffles, "
+            f"{t['w4_played'] / self.num_games:.2f} W4 ({t['w4_bluffs']} bluffs), "
+            f"{t['challenges'] / self.num_games:.2f} challenges "
+            f"({t['challenges_won']} won), {t['catches'] / self.num_games:.2f} catches",
+        ]
+        return "\n".join(lines)
+
+
+def _agent_codes(agents, num_players) -> np.ndarray:
+    if isinstance(agents, str):
+        agents = (agents,) * num_players
+    agents = tuple(agents)
+    if len(agents) != num_players:
+        raise ValueError(f"agents must name one agent per seat ({num_players}), got "
+                         f"{len(agents)}: {agents}")
+    unknown = [a for a in agents if a not in AGENT_CODES]
+    if unknown:
+        raise ValueError(f"unknown agent(s) {unknown}; simulate runs the numba agents "
+                         f"{', '.join(AGENT_CODES)}")
+    return agents, np.array([AGENT_CODES[a] for a in agents], np.int64)
+
+
+def simulate(preset: str = "classic", num_players: int = 4, agents=("random",),
+             num_games: int = 10_000, seed: int = 0, threads: int | None = None,
+             first_game: int = 0, **rules) -> SimResult:
+    """Play ``num_games`` whole games (matches when ``target_score > 0``) in numba.
+
+    Args:
+        agents: one agent name per seat (a single name is used for every seat).
+        threads: numba threads (default: all cores). Results do not depend on it.
+        first_game: index of the first game (to split a run into parts).
+    """
+    cfg = make_config(preset, num_players, **rules)
+    if isinstance(agents, (list, tuple)) and len(agents) == 1:
+        agents = agents[0]
+    names, codes = _agent_codes(agents, cfg.num_players)
+    seed = check_seed(seed)
+    if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)) \
+            or num_games < 1:
+        raise ValueError(f"num_games must be a positive integer, got {num_games!r}")
+    max_threads = numba.config.NUMBA_NUM_THREADS
+    threads = max_threads if threads is None else threads
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) \
+            or not 1 <= threads <= max_threads:
+        raise ValueError(f"threads must be an integer from 1 to {max_threads}, got "
+                         f"{threads!r}")
+    winner = np.empty(num_games, np.int32)
+    turns = np.empty(num_games, np.int32)
+    steps = np.empty(num_games, np.int32)
+    points = np.empty((num_games, cfg.num_players), np.int32)
+    stats = np.empty((num_games, len(STAT_SLOTS)), np.int64)
+    chunk = min(CHUNK, num_games)
+    st = allocate(chunk, cfg.num_players, cfg.deck.num_types, cfg.deck.num_cards)
+    previous = numba.get_num_threads()
+    numba.set_num_threads(threads)
+    start = time.perf_counter()
+    try:
+        for lo in range(0, num_games, chunk):
+            hi = min(lo + chunk, num_games)
+            part = st if hi - lo == chunk else allocate(
+                hi - lo, cfg.num_players, cfg.deck.num_types, cfg.deck.num_cards)
+            simulate_chunk(part, cfg.spec, codes, np.uint64(seed), first_game + lo,
+                           STAT_SLOTS, winner[lo:hi], turns[lo:hi], steps[lo:hi],
+                           points[lo:hi], stats[lo:hi])
+    finally:
+        numba.set_num_threads(previous)
+    elapsed = time.perf_counter() - start
+    counters = {name: stats[:, k] for k, name in enumerate(STAT_NAMES)}
+    return SimResult(preset, cfg.num_players, names, seed, winner, turns, steps, points,
+                     counters, elapsed, threads)
+
+
+def cpu_count() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()

@@ -1,0 +1,91 @@
+"""``VectorEnv``: many games stepped together by one kernel call, numpy in and out.
+
+    >>> venv = VectorEnv(1024, preset="classic", num_players=4, seed=0)
+    >>> obs, mask, player = venv.reset()
+    >>> obs, mask, player, rewards, terminated, truncated = venv.step(actions)
+
+``obs[b]`` and ``mask[b]`` belong to ``player[b]``, the seat that decides next in game
+``b``. A game that ends in a step reports its ``rewards[b]`` (one per seat) and
+``terminated[b]``/``truncated[b]`` and is replaced at once by the next game (auto-reset):
+the returned observation is already the new game's. ``game_index[b]`` names the game in
+slot ``b``: ``Game(...).reset(seed, index=game_index[b])`` deals the same cards, so any
+episode can be replayed through the ``Game`` API.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from uno_env.config import make_config
+from uno_env.engine.batch import vector_reset, vector_step
+from uno_env.engine.state import allocate, state_nbytes
+from uno_env.rules import check_seed
+
+
+class VectorEnv:
+    """``num_envs`` games of one configuration (see the module docstring)."""
+
+    def __init__(self, num_envs: int, preset: str = "classic", num_players: int = 4,
+                 seed: int = 0, **rules):
+        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) \
+                or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+        self.config = make_config(preset, num_players, **rules)
+        self.layout = self.config.layout
+        self.num_envs = int(num_envs)
+        self.num_players = self.config.num_players
+        self.seed = check_seed(seed)
+        cfg = self.config
+        self._state = allocate(self.num_envs, cfg.num_players, cfg.deck.num_types,
+                               cfg.deck.num_cards)
+        self._obs = np.zeros((self.num_envs, self.layout.obs_size), np.float32)
+        self._mask = np.zeros((self.num_envs, self.layout.size), np.uint8)
+        self._player = np.zeros(self.num_envs, np.int32)
+        self._rewards = np.zeros((self.num_envs, cfg.num_players), np.float32)
+        self._terminated = np.zeros(self.num_envs, np.bool_)
+        self._truncated = np.zeros(self.num_envs, np.bool_)
+        self.game_index = np.zeros(self.num_envs, np.int64)
+        self._next_index = np.zeros(1, np.int64)
+        self._ready = False
+        self.observation_space = cfg.observation_space
+        self.action_space = cfg.action_space
+
+    @property
+    def state_bytes_per_game(self) -> int:
+        return state_nbytes(self._state)
+
+    def reset(self, seed: int | None = None):
+        """Deal games ``0 .. num_envs-1`` of ``seed`` (default: the constructor's)."""
+        if seed is not None:
+            self.seed = check_seed(seed)
+        vector_reset(self._state, self.config.spec, np.uint64(self.seed), 0,
+                     self.game_index, self._obs, self._mask, self._player)
+        self._next_index[0] = self.num_envs
+        self._ready = True
+        return self._obs, self._mask, self._player
+
+    def step(self, actions):
+        """Step every game with ``actions[b]`` (int[B]). Returns ``(obs, mask, player,
+        rewards, terminated, truncated)``; the arrays are reused by the next call.
+        ValueError (nothing changed) if any action is illegal."""
+        if not self._ready:
+            raise ValueError("call reset() before step()")
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
+            raise ValueError(f"actions must be an integer array of shape ({self.num_envs},),"
+                             f" got {actions.dtype} {actions.shape}")
+        actions = actions.astype(np.int64, copy=False)
+        bad = vector_step(self._state, self.config.spec, actions, np.uint64(self.seed),
+                          self._next_index, self.game_index, self._obs, self._mask,
+                          self._player, self._rewards, self._terminated, self._truncated)
+        if bad >= 0:
+            legal = [self.layout.decode(a) for a in np.flatnonzero(self._mask[bad])]
+            raise ValueError(f"action {int(actions[bad])} is not legal in game {bad} "
+                             f"(player {self._player[bad]}); legal moves: "
+                             f"{', '.join(legal)}. No game was stepped.")
+        return (self._obs, self._mask, self._player, self._rewards, self._terminated,
+                self._truncated)
+
+    def random_actions(self, rng: np.random.Generator) -> np.ndarray:
+        """A uniformly random legal action per game (numpy; for tests and benchmarks)."""
+        scores = rng.random(self._mask.shape, dtype=np.float32) * self._mask
+        return scores.argmax(axis=1)
