@@ -27,5 +27,7 @@ def bind(kernel, *example_args):
     Calling the entry point skips numba's per-call type dispatch, which dominates the
     cost of a kernel that takes the state record (about 3.6 us -> 1.1 us a call). Only
     call it with arguments of exactly those types."""
+    if not hasattr(kernel, "typeof_pyval"):  # NUMBA_DISABLE_JIT=1: a plain function
+        return kernel
     signature = tuple(kernel.typeof_pyval(a) for a in example_args)
     return kernel.compile(signature)

@@ -37,7 +37,8 @@ class Rules:
     scoring: str = "winner"
     #: match length in points; 0 = a single round (the RL default)
     target_score: int = 0
-    #: a round ends by truncation after this many turns
+    #: a round ends by truncation after this many turns; the episode (the match, when
+    #: ``target_score > 0``) ends truncated
     max_turns: int = 1000
     #: seat that deals the first round (play starts at dealer + 1)
     dealer: int = 0
