@@ -1,0 +1,417 @@
+"""A slow, obviously-correct plain-Python model of the classic UNO rules.
+
+Written from ``RULES.md`` sections 1, 2 and 7 only (not from the engine's code), as a
+second, independent reading of the contract to cross-check the numba engine
+(``tests/test_reference.py``).
+
+Cards are the notation strings of RULES.md section 1 (``"R5"``, ``"GS"``, ``"BD2"``,
+``"W"``, ``"W4"``); moves are the move strings (``"R5"``, ``"W4:G"``, ``"draw"``,
+``"pass"``, ``"challenge"``, ``"accept"``, ``"uno"``, ``"catch"``, ``"color:R"``).
+
+The model cannot know the engine's shuffle order, so ``apply`` takes an optional
+``reshuffle`` callable that orders the cards of a reshuffled discard pile, and reports
+whether a reshuffle happened; the lockstep test passes an oracle that reads the order
+from the engine (so everything else is still predicted exactly), and re-syncs from the
+engine when a new round of a match is dealt.
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+
+COLORS = "RYGB"
+WILDS = ("W", "W4")
+NUMBER_RANKS = tuple(str(i) for i in range(10))
+ACTION_RANKS = ("S", "R", "D2")
+
+PLAY, DRAWN, CHALLENGE, COLOR, OVER = "play", "drawn", "challenge", "color", "over"
+PLAYING, TERMINATED, TRUNCATED, NEXT_ROUND = "playing", "over", "truncated", "next_round"
+
+
+# --- cards --------------------------------------------------------------------------------
+def is_wild(card: str) -> bool:
+    return card in WILDS
+
+
+def color_of(card: str) -> str | None:
+    return None if is_wild(card) else card[0]
+
+
+def rank_of(card: str) -> str:
+    return card if is_wild(card) else card[1:]
+
+
+def points(card: str) -> int:
+    """RULES.md 2 "Points": numbers face value; S R D2 20; W W4 50."""
+    rank = rank_of(card)
+    if rank in NUMBER_RANKS:
+        return int(rank)
+    if rank in ACTION_RANKS:
+        return 20
+    if rank in WILDS:
+        return 50
+    raise ValueError(card)
+
+
+def classic_deck() -> list[str]:
+    """The 108 cards: per colour one 0, two each 1-9, S, R, D2; four W, four W4."""
+    deck = []
+    for c in COLORS:
+        deck.append(c + "0")
+        for rank in (*NUMBER_RANKS[1:], *ACTION_RANKS):
+            deck += [c + rank] * 2
+    deck += ["W"] * 4 + ["W4"] * 4
+    return deck
+
+
+# --- rules and state ----------------------------------------------------------------------
+@dataclass(frozen=True)
+class Rules:
+    num_players: int
+    bluff: bool = True
+    uno_call: bool = True
+    scoring: str = "winner"      # "winner" | "penalty"
+    target_score: int = 0        # 0: a single round
+    max_turns: int = 1000
+    reward: str = "win"          # "win" | "score"
+    hand_size: int = 7
+    dealer: int = 0
+
+
+@dataclass
+class State:
+    hands: list[list[str]]
+    draw: list[str]              # top first
+    discard: list[str]           # bottom first; discard[-1] is the top card
+    color: str | None            # colour in force (named colour after a wild)
+    direction: int
+    current: int                 # seat that must decide now
+    phase: str                   # play | drawn | challenge | color | over
+    uno_called: int = -1         # seat that declared UNO in the current turn
+    catchable: int = -1          # seat the next decider may catch
+    catch_pending: int = -1      # seat whose play left one card without a call, this turn
+    w4_player: int = -1          # challenge phase: who played the W4
+    w4_guilty: bool = False      # challenge phase: the verdict (judged when played)
+    drawn: str | None = None     # drawn phase: the card just drawn
+    turns: int = 0               # turns ended in this round
+    status: str = PLAYING        # playing | over | truncated | next_round
+    round_winner: int = -1
+    winner: int = -1             # winner of the match (of the round if target_score=0)
+    dealer: int = 0
+    round_points: list[int] = field(default_factory=list)
+    scores: list[int] = field(default_factory=list)
+    rewards: list[float] = field(default_factory=list)
+
+    @property
+    def n(self) -> int:
+        return len(self.hands)
+
+    @property
+    def top(self) -> str:
+        return self.discard[-1]
+
+    def copy(self) -> "State":
+        return State(
+            hands=[list(h) for h in self.hands], draw=list(self.draw),
+            discard=list(self.discard), color=self.color, direction=self.direction,
+            current=self.current, phase=self.phase, uno_called=self.uno_called,
+            catchable=self.catchable, catch_pending=self.catch_pending,
+            w4_player=self.w4_player, w4_guilty=self.w4_guilty, drawn=self.drawn,
+            turns=self.turns, status=self.status, round_winner=self.round_winner,
+            winner=self.winner, dealer=self.dealer, round_points=list(self.round_points),
+            scores=list(self.scores), rewards=list(self.rewards))
+
+    def all_cards(self) -> Counter:
+        c = Counter(self.draw) + Counter(self.discard)
+        for h in self.hands:
+            c += Counter(h)
+        return c
+
+
+def seat_after(state: State, seat: int, k: int = 1) -> int:
+    return (seat + k * state.direction) % state.n
+
+
+def holds_color(hand: list[str], color: str | None) -> bool:
+    """A coloured card of ``color`` (wilds never count)."""
+    return any(color_of(c) == color for c in hand)
+
+
+def matches(state: State, card: str) -> bool:
+    """Colour (the named colour after a wild), number or symbol, or any wild."""
+    if is_wild(card):
+        return True
+    return color_of(card) == state.color or rank_of(card) == rank_of(state.top)
+
+
+def may_play(state: State, seat: int, card: str, rules: Rules) -> bool:
+    """``matches`` plus the W4 restriction when bluffing is off: no card of the colour
+    in force may be held (checked on the hand as it is, the W4 itself never counts)."""
+    if not matches(state, card):
+        return False
+    if card == "W4" and not rules.bluff:
+        return not holds_color(state.hands[seat], state.color)
+    return True
+
+
+def _card_moves(card: str) -> list[str]:
+    return [f"{card}:{c}" for c in COLORS] if is_wild(card) else [card]
+
+
+def _parse_play(move: str) -> tuple[str, str | None]:
+    card, _, chosen = move.partition(":")
+    return card, (chosen or None)
+
+
+# --- legal moves --------------------------------------------------------------------------
+def legal_moves(state: State, rules: Rules) -> set[str]:
+    s, p = state, state.current
+    if s.status != PLAYING or s.phase == OVER:
+        return set()
+    if s.phase == COLOR:
+        return {f"color:{c}" for c in COLORS}
+    moves: set[str] = set()
+    if rules.uno_call and s.catchable >= 0:
+        moves.add("catch")
+    if s.phase == CHALLENGE:
+        return moves | {"challenge", "accept"}
+    hand = s.hands[p]
+    if s.phase == PLAY:
+        plays = {m for card in set(hand) if may_play(s, p, card, rules)
+                 for m in _card_moves(card)}
+        moves |= plays | {"draw"}
+    elif s.phase == DRAWN:
+        plays = set(_card_moves(s.drawn))
+        moves |= plays | {"pass"}
+    else:
+        raise AssertionError(s.phase)
+    if rules.uno_call and len(hand) == 2 and s.uno_called != p and plays:
+        moves.add("uno")
+    return moves
+
+
+# --- transitions --------------------------------------------------------------------------
+class _Ctx:
+    def __init__(self, reshuffle):
+        self.reshuffle = reshuffle
+        self.reshuffled = False
+
+
+def _default_reshuffle(cards: list[str]) -> list[str]:
+    cards = list(cards)
+    random.shuffle(cards)
+    return cards
+
+
+def _draw(s: State, seat: int, k: int, ctx: _Ctx) -> list[str]:
+    """``seat`` draws up to ``k`` cards; an empty draw pile is refilled once from the
+    discard pile except its top card; if both are dry the player draws fewer."""
+    got: list[str] = []
+    reshuffled = False
+    while len(got) < k:
+        if not s.draw:
+            if reshuffled or len(s.discard) <= 1:
+                break
+            pile = s.discard[:-1]
+            s.discard = s.discard[-1:]
+            s.draw = list(ctx.reshuffle(pile))
+            assert Counter(s.draw) == Counter(pile), "reshuffle must keep the cards"
+            reshuffled = ctx.reshuffled = True
+            continue
+        got.append(s.draw.pop(0))
+    s.hands[seat].extend(got)
+    return got
+
+
+def _begin(s: State, seat: int, phase: str) -> None:
+    """Hand the next decision to ``seat``; if that is the UNO offender, the chance is
+    gone (a player never catches themselves)."""
+    if s.catchable == seat:
+        s.catchable = -1
+    s.current = seat
+    s.phase = phase
+
+
+def _end_turn(s: State, seat: int, nxt: int, rules: Rules, phase: str = PLAY) -> None:
+    s.turns += 1
+    s.uno_called = -1
+    s.drawn = None
+    s.catchable = s.catch_pending
+    s.catch_pending = -1
+    if s.turns >= rules.max_turns:
+        s.status = TRUNCATED
+        s.phase = OVER
+        s.catchable = -1
+        s.rewards = [0.0] * s.n
+        return
+    _begin(s, nxt, phase)
+
+
+def _end_round(s: State, w: int, rules: Rules) -> None:
+    n = s.n
+    own = [sum(points(c) for c in h) for h in s.hands]
+    assert own[w] == 0
+    if rules.scoring == "winner":
+        rp = [0] * n
+        rp[w] = sum(own)
+    else:
+        rp = own
+    s.round_points = rp
+    s.scores = [a + b for a, b in zip(s.scores, rp)]
+    s.round_winner = w
+    s.catchable = s.catch_pending = s.uno_called = s.w4_player = -1
+    s.drawn = None
+    over = False
+    if rules.target_score == 0:
+        over, s.winner = True, w
+    elif rules.scoring == "winner":
+        if s.scores[w] >= rules.target_score:
+            over, s.winner = True, w
+    elif max(s.scores) >= rules.target_score:
+        low = min(s.scores)
+        leaders = [i for i in range(n) if s.scores[i] == low]
+        over, s.winner = True, (leaders[0] if len(leaders) == 1 else -2)  # -2: a tie
+    if rules.target_score == 0:
+        if rules.reward == "win":
+            s.rewards = [1.0 if i == w else -1.0 / (n - 1) for i in range(n)]
+        else:
+            # winner + the others' points (whatever the scoring), others - their own
+            s.rewards = [float(sum(own)) if i == w else -float(own[i]) for i in range(n)]
+    if over:
+        s.status, s.phase = TERMINATED, OVER
+    else:
+        s.status = NEXT_ROUND  # a new deal follows: the test re-syncs from the engine
+
+
+def _play(s: State, p: int, card: str, chosen: str | None, rules: Rules,
+          ctx: _Ctx) -> None:
+    hand = s.hands[p]
+    hand.remove(card)
+    s.discard.append(card)
+    prev_color = s.color
+    s.color = chosen if is_wild(card) else color_of(card)
+    s.drawn = None
+    rank = rank_of(card)
+    if not hand:
+        # going out ends the round at once: only the draws of a last D2 / W4 (no challenge)
+        victim = seat_after(s, p, 1)
+        if rank == "D2":
+            _draw(s, victim, 2, ctx)
+        elif card == "W4":
+            _draw(s, victim, 4, ctx)
+        _end_round(s, p, rules)
+        return
+    if rules.uno_call and len(hand) == 1 and s.uno_called != p:
+        s.catch_pending = p
+    if rank == "S":
+        _end_turn(s, p, seat_after(s, p, 2), rules)
+    elif rank == "R":
+        s.direction = -s.direction
+        _end_turn(s, p, p if s.n == 2 else seat_after(s, p, 1), rules)
+    elif rank == "D2":
+        _draw(s, seat_after(s, p, 1), 2, ctx)
+        _end_turn(s, p, seat_after(s, p, 2), rules)
+    elif card == "W4":
+        victim = seat_after(s, p, 1)
+        if rules.bluff:
+            s.w4_player = p
+            s.w4_guilty = holds_color(hand, prev_color)
+            _end_turn(s, p, victim, rules, CHALLENGE)
+        else:
+            _draw(s, victim, 4, ctx)
+            _end_turn(s, p, seat_after(s, p, 2), rules)
+    else:  # number or W
+        _end_turn(s, p, seat_after(s, p, 1), rules)
+
+
+def apply(state: State, move: str, rules: Rules, reshuffle=None) -> tuple[State, bool]:
+    """The state after ``move`` (the input is not changed) and whether the draw pile was
+    refilled from the discard pile (its order came from ``reshuffle(cards) -> list``)."""
+    legal = legal_moves(state, rules)
+    if move not in legal:
+        raise ValueError(f"{move!r} is not legal; legal: {sorted(legal)}")
+    ctx = _Ctx(reshuffle or _default_reshuffle)
+    s = state.copy()
+    s.rewards = [0.0] * s.n
+    p = s.current
+
+    if move == "catch":  # the offender draws 2; the catcher's decision goes on
+        _draw(s, s.catchable, 2, ctx)
+        s.catchable = -1
+        return s, ctx.reshuffled
+    s.catchable = -1  # any other move (also `uno`) closes the chance to catch
+    if move == "uno":
+        s.uno_called = p
+        return s, ctx.reshuffled
+    if move.startswith("color:"):
+        s.color = move.split(":")[1]
+        _begin(s, p, PLAY)
+    elif move == "draw":
+        got = _draw(s, p, 1, ctx)
+        if got and may_play(s, p, got[0], rules):
+            s.drawn = got[0]
+            _begin(s, p, DRAWN)
+        else:
+            _end_turn(s, p, seat_after(s, p, 1), rules)
+    elif move == "pass":
+        _end_turn(s, p, seat_after(s, p, 1), rules)
+    elif move in ("accept", "challenge"):
+        w, guilty = s.w4_player, s.w4_guilty
+        s.w4_player, s.w4_guilty = -1, False
+        if move == "accept":
+            _draw(s, p, 4, ctx)
+            _begin(s, seat_after(s, p, 1), PLAY)
+        elif guilty:
+            _draw(s, w, 4, ctx)
+            _begin(s, p, PLAY)  # the challenger takes a normal turn
+        else:
+            _draw(s, p, 6, ctx)
+            _begin(s, seat_after(s, p, 1), PLAY)
+    else:
+        card, chosen = _parse_play(move)
+        _play(s, p, card, chosen, rules, ctx)
+    return s, ctx.reshuffled
+
+
+# --- start of a round ---------------------------------------------------------------------
+def round_start_problems(s: State, rules: Rules, dealer: int) -> list[str]:
+    """What is wrong with a freshly dealt round (RULES.md 2, "Dealer and order" and
+    "First card turned up"); an empty list when it is consistent."""
+    n, hs = s.n, rules.hand_size
+    out = []
+    top = s.top
+    if len(s.discard) != 1:
+        out.append(f"discard should hold only the first card, holds {s.discard}")
+    if top == "W4":
+        out.append("a W4 turned up first must be put back")
+    first = (dealer + 1) % n
+    sizes = [hs] * n
+    rank = rank_of(top)
+    exp_dir, exp_phase, exp_color = 1, PLAY, color_of(top)
+    if rank == "S":
+        exp_cur = (dealer + 2) % n
+    elif rank == "R":
+        exp_cur, exp_dir = dealer, -1
+    elif rank == "D2":
+        exp_cur = (dealer + 2) % n
+        sizes[first] += 2
+    elif top == "W":
+        exp_cur, exp_phase, exp_color = first, COLOR, None
+    else:
+        exp_cur = first
+    got = dict(current=s.current, direction=s.direction, phase=s.phase,
+               sizes=[len(h) for h in s.hands], draw=len(s.draw), turns=s.turns,
+               catchable=s.catchable, uno_called=s.uno_called, status=s.status)
+    want = dict(current=exp_cur, direction=exp_dir, phase=exp_phase, sizes=sizes,
+                draw=108 - sum(sizes) - 1, turns=0, catchable=-1, uno_called=-1,
+                status=PLAYING)
+    if s.phase != COLOR or s.color is not None:
+        got["color"], want["color"] = s.color, exp_color
+    for k in want:
+        if got[k] != want[k]:
+            out.append(f"first card {top}, dealer {dealer}: {k} is {got[k]!r}, "
+                       f"expected {want[k]!r}")
+    if s.all_cards() != Counter(classic_deck()):
+        out.append("the deck is not whole")
+    return out
