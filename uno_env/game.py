@@ -18,6 +18,7 @@ from uno_env.cards import COLOR_LETTERS
 from uno_env.config import Config, make_config
 from uno_env.engine import codes as C
 from uno_env.engine import core
+from uno_env.engine.batch import refresh_one, step_one
 from uno_env.engine.observe import observe
 from uno_env.engine.rng import seed_stream, shuffle_prefix
 from uno_env.engine.state import allocate
@@ -32,8 +33,8 @@ def _kernels(game: "Game"):
     if key not in _KERNELS:
         st, sp, mask, obs = game._state, game.config.spec, game._mask, game._obs
         _KERNELS[key] = (
-            bind(core.legal_mask, st, 0, sp, mask),
-            bind(core.step_and_mask, st, 0, sp, 0, mask),
+            bind(refresh_one, st, 0, sp, mask, obs),
+            bind(step_one, st, 0, sp, 0, mask, obs),
             bind(observe, st, 0, sp, 0, obs),
             bind(core.reset_game, st, 0, sp),
         )
@@ -61,8 +62,11 @@ class Game:
         self.layout = cfg.layout
         self._state = allocate(1, cfg.num_players, cfg.deck.num_types, cfg.deck.num_cards)
         self._mask = np.zeros(cfg.layout.size, np.uint8)
+        # the current decider's observation, kept up to date by every step (so an
+        # environment loop needs one kernel call per step); other seats are computed
         self._obs = np.zeros(cfg.layout.obs_size, np.float32)
-        self._legal_mask, self._step, self._observe, self._reset = _kernels(self)
+        self._other_obs = np.zeros(cfg.layout.obs_size, np.float32)
+        self._refresh_kernel, self._step, self._observe, self._reset = _kernels(self)
         self._actions: list[tuple[int, int, int]] = []
 
     def reset(self, seed: int = 0, index: int = 0) -> None:
@@ -71,8 +75,13 @@ class Game:
         self.seed = check_seed(seed)
         self._state.rng[0] = seed_stream(self.seed, index)
         self._reset(self._state, 0, self.config.spec)
-        self._legal_mask(self._state, 0, self.config.spec, self._mask)
+        self._refresh()
         self._actions = []
+
+    def _refresh(self) -> None:
+        """Recompute the cached mask and observation after the state was changed
+        directly (tests that edit ``_state`` call this)."""
+        self._refresh_kernel(self._state, 0, self.config.spec, self._mask, self._obs)
 
     # --- scenarios ---------------------------------------------------------------------
     @classmethod
@@ -152,7 +161,7 @@ class Game:
                 raise ValueError(f"color={color!r} contradicts the top card {top!r}")
             info[C.I_COLOR] = deck.face_color[face]
         info[C.I_PHASE] = C.PHASE_PLAY
-        self._legal_mask(st, 0, cfg.spec, self._mask)
+        self._refresh()
 
     # --- moves -------------------------------------------------------------------------
     def legal_actions(self) -> np.ndarray:
@@ -192,7 +201,7 @@ class Game:
                 f"in phase {self.phase!r}; legal moves: {', '.join(self.legal_moves())}")
         info = self._state.info[0]
         self._actions.append((int(info[C.I_CURRENT]), action, int(info[C.I_SIDE])))
-        return self._step(self._state, 0, self.config.spec, action, self._mask)
+        return self._step(self._state, 0, self.config.spec, action, self._mask, self._obs)
 
     @property
     def history(self) -> list[tuple[int, str]]:
@@ -212,8 +221,10 @@ class Game:
 
     def observe(self, seat: int) -> np.ndarray:
         """``seat``'s observation vector (``uno_env.engine.observe``); a fresh copy."""
-        self._observe(self._state, 0, self.config.spec, seat, self._obs)
-        return self._obs.copy()
+        if seat == self._state.info[0, C.I_CURRENT]:
+            return self._obs.copy()
+        self._observe(self._state, 0, self.config.spec, seat, self._other_obs)
+        return self._other_obs.copy()
 
     # --- public state ------------------------------------------------------------------
     @property

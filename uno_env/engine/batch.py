@@ -6,7 +6,7 @@ from numba import prange
 
 from uno_env._jit import njit
 from uno_env.engine import codes as C
-from uno_env.engine.core import apply_action, legal_mask, reset_game
+from uno_env.engine.core import apply_action, legal_mask, reset_game, step_and_mask
 from uno_env.engine.observe import observe
 from uno_env.engine.policies import choose_action
 from uno_env.engine.rng import seed_stream
@@ -62,11 +62,26 @@ def simulate_chunk(st, sp, seat_agents, seed, first_index, stat_slots, out_winne
 
 
 @njit
+def refresh_one(st, g, sp, mask, obs):
+    """Recompute game ``g``'s legal mask and its current decider's observation."""
+    legal_mask(st, g, sp, mask)
+    observe(st, g, sp, st.info[g, C.I_CURRENT], obs)
+
+
+@njit
+def step_one(st, g, sp, action, mask, obs):
+    """One environment step of one game in a single kernel call: apply ``action``, then
+    refill ``mask`` and ``obs`` for the next decider. Returns the next decider's seat OR
+    the ``core.STEP_*`` bits."""
+    code = step_and_mask(st, g, sp, action, mask)
+    observe(st, g, sp, st.info[g, C.I_CURRENT], obs)
+    return code
+
+
+@njit
 def _refresh(st, g, sp, obs, mask, player):
-    seat = st.info[g, C.I_CURRENT]
-    player[g] = seat
-    legal_mask(st, g, sp, mask[g])
-    observe(st, g, sp, seat, obs[g])
+    player[g] = st.info[g, C.I_CURRENT]
+    refresh_one(st, g, sp, mask[g], obs[g])
 
 
 @njit
