@@ -14,8 +14,22 @@ import numpy as np
 import uno_env
 
 
-def play_game(env, rng, verbose: bool) -> int:
-    """Play one episode with uniformly random legal actions; return the steps taken."""
+def choose(layout, mask, rng, policy: str) -> int:
+    """``uniform``: any legal action. ``eager``: call UNO and catch when possible, play a
+    random playable card when there is one, draw only when there is none."""
+    legal = np.flatnonzero(mask)
+    if policy == "eager":
+        for special in (layout.CATCH, layout.UNO):
+            if mask[special]:
+                return special
+        plays = legal[legal < layout.DRAW]
+        if len(plays):
+            legal = plays
+    return int(legal[rng.integers(len(legal))])
+
+
+def play_game(env, rng, verbose: bool, policy: str = "eager") -> int:
+    """Play one episode; return the steps taken. Prints the moves when ``verbose``."""
     game = env.unwrapped.game
     if verbose:
         print(game.render(), "\n")
@@ -25,11 +39,10 @@ def play_game(env, rng, verbose: bool) -> int:
         if terminated or truncated:
             env.step(None)
             continue
-        legal = np.flatnonzero(obs["action_mask"])
-        action = int(legal[rng.integers(len(legal))])
+        action = choose(env.unwrapped.layout, obs["action_mask"], rng, policy)
         if verbose:
-            print(f"  {agent}: {env.unwrapped.layout.decode(action):8s}  "
-                  f"(top {game.top}, {len(legal)} legal)")
+            print(f"  {agent}: {env.unwrapped.layout.decode(action):8s}  (top {game.top}, "
+                  f"colour {game.color}, {int(obs['action_mask'].sum())} legal)")
         env.step(action)
         steps += 1
     return steps
@@ -42,17 +55,22 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--preset", default="classic")
     parser.add_argument("--quiet", action="store_true", help="do not print the first game")
+    parser.add_argument("--policy", choices=("eager", "uniform"), default="eager",
+                        help="eager: play a card when possible (default); uniform: any "
+                             "legal action, drawing included (games run long)")
     args = parser.parse_args(argv)
     env = uno_env.env(preset=args.preset, num_players=args.players)
     rng = np.random.default_rng(args.seed)
     env.reset(seed=args.seed)
+    print(f"{args.games} games of {args.preset}, {args.players} players, {args.policy} "
+          f"random agents, seed {args.seed}\n")
     total_steps, start = 0, time.perf_counter()
     rows = []
     for i in range(args.games):
         if i:
             env.reset()
         game = env.unwrapped.game
-        steps = play_game(env, rng, verbose=(i == 0 and not args.quiet))
+        steps = play_game(env, rng, verbose=(i == 0 and not args.quiet), policy=args.policy)
         total_steps += steps
         outcome = (f"winner player_{game.winner}, {game.round_points[game.winner]} points"
                    if game.terminated else "truncated at max_turns")
