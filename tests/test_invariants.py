@@ -74,8 +74,12 @@ def check_conservation(st, config, games: np.ndarray, where: str) -> None:
     bad = np.flatnonzero((sizes != st.hand_size[games]).any(axis=1))
     assert not len(bad), (f"{where}: game {games[bad[0]]}: hand_size "
                           f"{st.hand_size[games[bad[0]]]} != counts' sums {sizes[bad[0]]}")
+    discard_counts = pile_counts(st.discard[games], disc_len, k)
+    bad = np.flatnonzero((discard_counts != st.discard_counts[games]).any(axis=1))
+    assert not len(bad), f"{where}: game {games[bad[0]] if len(bad) else -1}: " \
+        "discard_counts differ from the discard pile's contents"
     counts = (hands.sum(axis=1) + pile_counts(st.draw_pile[games], draw_len, k)
-              + pile_counts(st.discard[games], disc_len, k))
+              + discard_counts)
     bad = np.flatnonzero((counts != deck.type_count[None, :]).any(axis=1))
     if len(bad):
         g, row = games[bad[0]], counts[bad[0]]

@@ -139,6 +139,7 @@ class Game:
         draw = np.concatenate([rest, np.array(listed[::-1], np.int16)])
         st.draw_pile[0, :len(draw)] = draw
         st.discard[0, :len(pile)] = pile
+        st.discard_counts[0] = np.bincount(pile, minlength=deck.num_types)
         info = st.info[0]
         info[:] = 0
         for slot in (C.I_DRAWN_TYPE, C.I_UNO_CALLED, C.I_CATCH_PENDING, C.I_CATCHABLE,

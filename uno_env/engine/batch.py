@@ -19,7 +19,7 @@ STAT_NAMES = ("cards_drawn", "w4_played", "w4_bluffs", "challenges", "challenges
               "reshuffles", "catches", "rounds")
 
 
-@njit
+@njit(inline="always")
 def play_game(st, g, sp, seat_agents, seed, index, mask):
     """Deal game ``index`` of ``seed`` into slot ``g`` and play it to its end with the
     agents' kernels. Returns the number of decisions taken."""
@@ -33,7 +33,7 @@ def play_game(st, g, sp, seat_agents, seed, index, mask):
     return steps
 
 
-@njit
+@njit(inline="always")
 def _record(st, g, sp, stat_slots, out_winner, out_turns, out_points, out_stats):
     out_winner[g] = st.info[g, C.I_MATCH_WINNER]
     out_turns[g] = st.info[g, C.I_TURNS]
@@ -61,14 +61,14 @@ def simulate_chunk(st, sp, seat_agents, seed, first_index, stat_slots, out_winne
         _record(st, g, sp, stat_slots, out_winner, out_turns, out_points, out_stats)
 
 
-@njit
+@njit(inline="always")
 def refresh_one(st, g, sp, mask, obs):
     """Recompute game ``g``'s legal mask and its current decider's observation."""
     legal_mask(st, g, sp, mask)
     observe(st, g, sp, st.info[g, C.I_CURRENT], obs)
 
 
-@njit
+@njit(inline="always")
 def step_one(st, g, sp, action, mask, obs):
     """One environment step of one game in a single kernel call: apply ``action``, then
     refill ``mask`` and ``obs`` for the next decider. Returns the next decider's seat OR
@@ -78,13 +78,13 @@ def step_one(st, g, sp, action, mask, obs):
     return code
 
 
-@njit
+@njit(inline="always")
 def _refresh(st, g, sp, obs, mask, player):
     player[g] = st.info[g, C.I_CURRENT]
     refresh_one(st, g, sp, mask[g], obs[g])
 
 
-@njit
+@njit(inline="always")
 def vector_reset(st, sp, seed, first_index, game_index, obs, mask, player):
     """Deal games ``first_index ..`` into every slot and observe them."""
     for g in range(st.info.shape[0]):
@@ -94,7 +94,7 @@ def vector_reset(st, sp, seed, first_index, game_index, obs, mask, player):
         _refresh(st, g, sp, obs, mask, player)
 
 
-@njit
+@njit(inline="always")
 def vector_step(st, sp, actions, seed, next_index, game_index, obs, mask, player, rewards,
                 terminated, truncated):
     """Apply ``actions[g]`` in every game; auto-reset finished games with the next game
@@ -109,7 +109,8 @@ def vector_step(st, sp, actions, seed, next_index, game_index, obs, mask, player
     for g in range(num_games):
         apply_action(st, g, sp, actions[g])
         status = st.info[g, C.I_STATUS]
-        rewards[g] = st.rewards[g]
+        for q in range(rewards.shape[1]):
+            rewards[g, q] = st.rewards[g, q]
         terminated[g] = status == C.STATUS_OVER
         truncated[g] = status == C.STATUS_TRUNCATED
         if status != C.STATUS_PLAYING:

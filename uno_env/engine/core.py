@@ -16,7 +16,7 @@ from uno_env.engine.rng import below, shuffle_prefix
 # --- small queries -----------------------------------------------------------------------
 
 
-@njit
+@njit(inline="always")
 def rank_draw(rank):
     """Cards the next player draws from a card of this rank (0 if none)."""
     if rank == C.DRAW2 or rank == C.WILD2 or rank == C.BLACKBEARD:
@@ -30,7 +30,7 @@ def rank_draw(rank):
     return 0
 
 
-@njit
+@njit(inline="always")
 def is_first_card_redo(rank):
     """Ranks put back into the draw pile when turned up first (RULES.md 2, 4, 5, 6)."""
     return (rank == C.WILD4 or rank == C.WILD_SHUFFLE or rank == C.WILD_CUSTOM
@@ -38,33 +38,32 @@ def is_first_card_redo(rank):
             or rank == C.ACE or rank == C.HANCOCK)
 
 
-@njit
+@njit(inline="always")
 def active_face(st, g, sp, t):
     return sp.type_face[t, st.info[g, C.I_SIDE]]
 
 
-@njit
+@njit(inline="always")
 def seat_after(st, g, sp, seat, k):
     """The seat ``k`` places after ``seat`` in the current direction."""
     return (seat + k * st.info[g, C.I_DIRECTION]) % sp.rules[C.R_NUM_PLAYERS]
 
 
-@njit
+@njit(inline="always")
 def top_type(st, g):
     return st.discard[g, st.info[g, C.I_DISCARD_LEN] - 1]
 
 
-@njit
+@njit(inline="always")
 def holds_color(st, g, sp, seat, color):
     """Does ``seat`` hold a coloured card of ``color``? (wilds never count; RULES.md 2)"""
-    hand = st.hands[g, seat]
-    for t in range(hand.shape[0]):
-        if hand[t] > 0 and sp.face_color[active_face(st, g, sp, t)] == color:
+    for t in range(st.hands.shape[2]):
+        if st.hands[g, seat, t] > 0 and sp.face_color[active_face(st, g, sp, t)] == color:
             return True
     return False
 
 
-@njit
+@njit(inline="always")
 def matches_pile(st, g, sp, t):
     """Colour, number/symbol or wild match against the pile (RULES.md 2, "A turn")."""
     f = active_face(st, g, sp, t)
@@ -77,7 +76,7 @@ def matches_pile(st, g, sp, t):
     return top_rank == rank
 
 
-@njit
+@njit(inline="always")
 def may_play(st, g, sp, seat, t):
     """``matches_pile`` plus the Wild Draw Four restriction when bluffing is off."""
     if not matches_pile(st, g, sp, t):
@@ -87,21 +86,20 @@ def may_play(st, g, sp, seat, t):
     return True
 
 
-@njit
+@njit(inline="always")
 def hand_points(st, g, sp, seat):
     """Points of a hand on the active side (RULES.md 2, "Points")."""
     total = 0
-    hand = st.hands[g, seat]
-    for t in range(hand.shape[0]):
-        if hand[t] > 0:
-            total += hand[t] * sp.face_points[active_face(st, g, sp, t)]
+    for t in range(st.hands.shape[2]):
+        if st.hands[g, seat, t] > 0:
+            total += st.hands[g, seat, t] * sp.face_points[active_face(st, g, sp, t)]
     return total
 
 
 # --- legal actions -----------------------------------------------------------------------
 
 
-@njit
+@njit(inline="always")
 def _set_play_actions(st, g, sp, t, mask):
     f = active_face(st, g, sp, t)
     if sp.face_rank[f] >= C.FIRST_WILD_RANK:
@@ -112,7 +110,7 @@ def _set_play_actions(st, g, sp, t, mask):
         mask[sp.layout[C.L_PLAY] + sp.type_play_slot[t]] = 1
 
 
-@njit
+@njit(inline="always")
 def _set_hand_plays(st, g, sp, seat, mask):
     """Mark every card of ``seat``'s hand that may be played (``may_play``, with the
     per-position lookups hoisted out of the loop: this is the hottest loop of the
@@ -124,10 +122,9 @@ def _set_hand_plays(st, g, sp, seat, mask):
     wild_base = sp.layout[C.L_WILD]
     w4_checked = sp.rules[C.R_BLUFF] != 0  # with bluffing, W4 needs no check
     w4_allowed = True
-    hand = st.hands[g, seat]
     plays = 0
-    for t in range(hand.shape[0]):
-        if hand[t] == 0:
+    for t in range(st.hands.shape[2]):
+        if st.hands[g, seat, t] == 0:
             continue
         f = sp.type_face[t, side]
         rank = sp.face_rank[f]
@@ -147,54 +144,52 @@ def _set_hand_plays(st, g, sp, seat, mask):
     return plays
 
 
-@njit
+@njit(inline="always")
 def legal_mask(st, g, sp, mask):
     """Fill ``mask`` (uint8/int8[A]) with the current decider's legal actions.
 
     Returns the number of legal actions (0 only when the episode is over)."""
     mask[:] = 0
-    info = st.info[g]
-    phase = info[C.I_PHASE]
+    phase = st.info[g, C.I_PHASE]
     if phase == C.PHASE_OVER:
         return 0
-    lay = sp.layout
-    seat = info[C.I_CURRENT]
+    seat = st.info[g, C.I_CURRENT]
     uno_rule = sp.rules[C.R_UNO_CALL] != 0
     n = 0
     if phase == C.PHASE_COLOR:
         for c in range(4):
-            mask[lay[C.L_COLOR] + c] = 1
+            mask[sp.layout[C.L_COLOR] + c] = 1
         return 4
     if phase == C.PHASE_CHALLENGE:
-        mask[lay[C.L_CHALLENGE]] = 1
-        mask[lay[C.L_ACCEPT]] = 1
+        mask[sp.layout[C.L_CHALLENGE]] = 1
+        mask[sp.layout[C.L_ACCEPT]] = 1
         n = 2
     elif phase == C.PHASE_PLAY:
         plays = _set_hand_plays(st, g, sp, seat, mask)
         # drawing is always allowed (RULES.md 2: seed 002, official); with both piles dry
         # it simply ends the turn, so a decision always has a legal action.
-        mask[lay[C.L_DRAW]] = 1
+        mask[sp.layout[C.L_DRAW]] = 1
         n = plays + 1
         if uno_rule and plays > 0 and st.hand_size[g, seat] == 2 \
-                and info[C.I_UNO_CALLED] != seat:
-            mask[lay[C.L_UNO]] = 1
+                and st.info[g, C.I_UNO_CALLED] != seat:
+            mask[sp.layout[C.L_UNO]] = 1
             n += 1
     elif phase == C.PHASE_DRAWN:
-        _set_play_actions(st, g, sp, info[C.I_DRAWN_TYPE], mask)
-        mask[lay[C.L_PASS]] = 1
+        _set_play_actions(st, g, sp, st.info[g, C.I_DRAWN_TYPE], mask)
+        mask[sp.layout[C.L_PASS]] = 1
         n = 2
-        if uno_rule and st.hand_size[g, seat] == 2 and info[C.I_UNO_CALLED] != seat:
-            mask[lay[C.L_UNO]] = 1
+        if uno_rule and st.hand_size[g, seat] == 2 and st.info[g, C.I_UNO_CALLED] != seat:
+            mask[sp.layout[C.L_UNO]] = 1
             n += 1
     # the chance to catch belongs to the next decider, beside whatever else is legal
-    catchable = info[C.I_CATCHABLE]
+    catchable = st.info[g, C.I_CATCHABLE]
     if uno_rule and catchable >= 0 and catchable != seat:
-        mask[lay[C.L_CATCH]] = 1
+        mask[sp.layout[C.L_CATCH]] = 1
         n += 1
     return n
 
 
-@njit
+@njit(inline="always")
 def is_legal(st, g, sp, action, scratch):
     if action < 0 or action >= sp.layout[C.L_SIZE]:
         return False
@@ -205,61 +200,62 @@ def is_legal(st, g, sp, action, scratch):
 # --- piles -------------------------------------------------------------------------------
 
 
-@njit
+@njit(inline="always")
 def reshuffle(st, g, sp):
     """Empty draw pile: the discard pile except its top card becomes the new draw pile
     (RULES.md 2, "Empty draw pile")."""
-    info = st.info[g]
-    n = info[C.I_DISCARD_LEN] - 1
+    n = st.info[g, C.I_DISCARD_LEN] - 1
     if n <= 0:
         return
     top = st.discard[g, n]
-    base = info[C.I_DRAW_LEN]
+    base = st.info[g, C.I_DRAW_LEN]
     for i in range(n):
-        st.draw_pile[g, base + i] = st.discard[g, i]
+        t = st.discard[g, i]
+        st.draw_pile[g, base + i] = t
+        st.discard_counts[g, t] -= 1
     # the (empty) draw pile receives the old discards, shuffled
     shuffle_prefix(st.rng, g, st.draw_pile[g], base + n)
     st.discard[g, 0] = top
-    info[C.I_DISCARD_LEN] = 1
-    info[C.I_DRAW_LEN] = base + n
-    info[C.I_STAT_RESHUFFLES] += 1
+    st.info[g, C.I_DISCARD_LEN] = 1
+    st.info[g, C.I_DRAW_LEN] = base + n
+    st.info[g, C.I_STAT_RESHUFFLES] += 1
 
 
-@njit
+@njit(inline="always")
 def draw_cards(st, g, sp, seat, count):
     """``seat`` draws up to ``count`` cards, reshuffling at most once (RULES.md 2,
     precise points: penalty draws take what can be drawn after one reshuffle).
     Returns the type of the last card drawn, or -1 if none could be drawn."""
-    info = st.info[g]
     last = -1
     reshuffled = False
     for _ in range(count):
-        if info[C.I_DRAW_LEN] == 0:
+        if st.info[g, C.I_DRAW_LEN] == 0:
             if reshuffled:
                 break
             reshuffle(st, g, sp)
             reshuffled = True
-            if info[C.I_DRAW_LEN] == 0:
+            if st.info[g, C.I_DRAW_LEN] == 0:
                 break
-        info[C.I_DRAW_LEN] -= 1
-        last = st.draw_pile[g, info[C.I_DRAW_LEN]]
+        st.info[g, C.I_DRAW_LEN] -= 1
+        last = st.draw_pile[g, st.info[g, C.I_DRAW_LEN]]
         st.hands[g, seat, last] += 1
         st.hand_size[g, seat] += 1
-        info[C.I_STAT_CARDS_DRAWN] += 1
+        st.info[g, C.I_STAT_CARDS_DRAWN] += 1
     return last
 
 
-@njit
+@njit(inline="always")
 def _to_discard(st, g, t):
     n = st.info[g, C.I_DISCARD_LEN]
     st.discard[g, n] = t
+    st.discard_counts[g, t] += 1
     st.info[g, C.I_DISCARD_LEN] = n + 1
 
 
 # --- turn bookkeeping --------------------------------------------------------------------
 
 
-@njit
+@njit(inline="always")
 def begin_decision(st, g, sp, seat, phase):
     """Hand the next decision to ``seat``. If that is the UNO offender, the chance to
     catch them is gone (RULES.md 2, precise points)."""
@@ -269,31 +265,29 @@ def begin_decision(st, g, sp, seat, phase):
         st.info[g, C.I_CATCHABLE] = -1
 
 
-@njit
+@njit(inline="always")
 def finish_turn(st, g, sp, seat):
     """End ``seat``'s turn. Returns True when ``max_turns`` truncates the round."""
-    info = st.info[g]
-    info[C.I_TURNS] += 1
-    if info[C.I_CATCH_PENDING] == seat and st.hand_size[g, seat] == 1:
-        info[C.I_CATCHABLE] = seat
-    info[C.I_CATCH_PENDING] = -1
-    info[C.I_UNO_CALLED] = -1
-    info[C.I_DRAWN_TYPE] = -1
-    if info[C.I_TURNS] >= sp.rules[C.R_MAX_TURNS]:
-        info[C.I_STATUS] = C.STATUS_TRUNCATED
-        info[C.I_PHASE] = C.PHASE_OVER
+    st.info[g, C.I_TURNS] += 1
+    if st.info[g, C.I_CATCH_PENDING] == seat and st.hand_size[g, seat] == 1:
+        st.info[g, C.I_CATCHABLE] = seat
+    st.info[g, C.I_CATCH_PENDING] = -1
+    st.info[g, C.I_UNO_CALLED] = -1
+    st.info[g, C.I_DRAWN_TYPE] = -1
+    if st.info[g, C.I_TURNS] >= sp.rules[C.R_MAX_TURNS]:
+        st.info[g, C.I_STATUS] = C.STATUS_TRUNCATED
+        st.info[g, C.I_PHASE] = C.PHASE_OVER
         return True
     return False
 
 
-@njit
+@njit(inline="always")
 def end_round(st, g, sp, winner):
     """Score the round; end the episode, or deal the next round of a match (the winner
     deals; RULES.md 2, "Round end" and "Dealer and order")."""
-    info = st.info[g]
     num_players = sp.rules[C.R_NUM_PLAYERS]
-    info[C.I_WINNER] = winner
-    info[C.I_LAST_ROUND_OVER] = 1
+    st.info[g, C.I_WINNER] = winner
+    st.info[g, C.I_LAST_ROUND_OVER] = 1
     total = 0
     for q in range(num_players):
         st.round_points[g, q] = 0
@@ -329,9 +323,9 @@ def end_round(st, g, sp, winner):
             if reached:  # the lowest total wins (ties: the lower seat)
                 match_winner = low
     if match_winner >= 0:
-        info[C.I_MATCH_WINNER] = match_winner
-        info[C.I_STATUS] = C.STATUS_OVER
-        info[C.I_PHASE] = C.PHASE_OVER
+        st.info[g, C.I_MATCH_WINNER] = match_winner
+        st.info[g, C.I_STATUS] = C.STATUS_OVER
+        st.info[g, C.I_PHASE] = C.PHASE_OVER
         if sp.rules[C.R_REWARD] == C.REWARD_WIN:
             for q in range(num_players):
                 st.rewards[g, q] = -1.0 / (num_players - 1)
@@ -343,36 +337,36 @@ def end_round(st, g, sp, winner):
 # --- dealing -----------------------------------------------------------------------------
 
 
-@njit
+@njit(inline="always")
 def deal(st, g, sp, dealer):
     """Shuffle the whole deck, deal, turn up the first card and apply its effect
     (RULES.md 2, "First card turned up")."""
-    info = st.info[g]
     num_players = sp.rules[C.R_NUM_PLAYERS]
     st.hands[g] = 0
     st.hand_size[g] = 0
+    st.discard_counts[g] = 0
     n = 0
     for t in range(sp.type_count.shape[0]):
         for _ in range(sp.type_count[t]):
             st.draw_pile[g, n] = t
             n += 1
     shuffle_prefix(st.rng, g, st.draw_pile[g], n)
-    info[C.I_DRAW_LEN] = n
-    info[C.I_DISCARD_LEN] = 0
-    info[C.I_DIRECTION] = 1
-    info[C.I_SIDE] = 0
-    info[C.I_DRAWN_TYPE] = -1
-    info[C.I_UNO_CALLED] = -1
-    info[C.I_CATCH_PENDING] = -1
-    info[C.I_CATCHABLE] = -1
-    info[C.I_W4_PLAYER] = -1
-    info[C.I_W4_GUILTY] = 0
-    info[C.I_W4_PREV_COLOR] = C.NO_COLOR
-    info[C.I_PENDING_DRAW] = 0
-    info[C.I_TURNS] = 0
-    info[C.I_DEALER] = dealer
-    info[C.I_ROUND] += 1
-    info[C.I_STATUS] = C.STATUS_PLAYING
+    st.info[g, C.I_DRAW_LEN] = n
+    st.info[g, C.I_DISCARD_LEN] = 0
+    st.info[g, C.I_DIRECTION] = 1
+    st.info[g, C.I_SIDE] = 0
+    st.info[g, C.I_DRAWN_TYPE] = -1
+    st.info[g, C.I_UNO_CALLED] = -1
+    st.info[g, C.I_CATCH_PENDING] = -1
+    st.info[g, C.I_CATCHABLE] = -1
+    st.info[g, C.I_W4_PLAYER] = -1
+    st.info[g, C.I_W4_GUILTY] = 0
+    st.info[g, C.I_W4_PREV_COLOR] = C.NO_COLOR
+    st.info[g, C.I_PENDING_DRAW] = 0
+    st.info[g, C.I_TURNS] = 0
+    st.info[g, C.I_DEALER] = dealer
+    st.info[g, C.I_ROUND] += 1
+    st.info[g, C.I_STATUS] = C.STATUS_PLAYING
     # one card at a time, starting left of the dealer
     for _ in range(sp.rules[C.R_HAND_SIZE]):
         for k in range(1, num_players + 1):
@@ -381,13 +375,13 @@ def deal(st, g, sp, dealer):
             t = st.draw_pile[g, n]
             st.hands[g, seat, t] += 1
             st.hand_size[g, seat] += 1
-    info[C.I_DRAW_LEN] = n
+    st.info[g, C.I_DRAW_LEN] = n
     # turn up the first card; W4 (and WS, WX ...) go back at a random place
     while True:
-        n = info[C.I_DRAW_LEN] - 1
+        n = st.info[g, C.I_DRAW_LEN] - 1
         t = st.draw_pile[g, n]
         if not is_first_card_redo(sp.face_rank[sp.type_face[t, 0]]):
-            info[C.I_DRAW_LEN] = n
+            st.info[g, C.I_DRAW_LEN] = n
             _to_discard(st, g, t)
             break
         pos = below(st.rng, g, n + 1)
@@ -397,22 +391,21 @@ def deal(st, g, sp, dealer):
     start_round(st, g, sp)
 
 
-@njit
+@njit(inline="always")
 def start_round(st, g, sp):
     """Apply the first card's effect and hand the first decision out."""
-    info = st.info[g]
-    dealer = info[C.I_DEALER]
+    dealer = st.info[g, C.I_DEALER]
     first = (dealer + 1) % sp.rules[C.R_NUM_PLAYERS]
     f = active_face(st, g, sp, top_type(st, g))
     rank = sp.face_rank[f]
-    info[C.I_COLOR] = sp.face_color[f]
+    st.info[g, C.I_COLOR] = sp.face_color[f]
     if rank >= C.FIRST_WILD_RANK:
-        info[C.I_COLOR] = C.NO_COLOR
+        st.info[g, C.I_COLOR] = C.NO_COLOR
         begin_decision(st, g, sp, first, C.PHASE_COLOR)
     elif rank == C.SKIP:
         begin_decision(st, g, sp, seat_after(st, g, sp, dealer, 2), C.PHASE_PLAY)
     elif rank == C.REVERSE:
-        info[C.I_DIRECTION] = -1
+        st.info[g, C.I_DIRECTION] = -1
         begin_decision(st, g, sp, dealer, C.PHASE_PLAY)
     elif rank == C.DRAW2:
         draw_cards(st, g, sp, first, 2)
@@ -421,7 +414,7 @@ def start_round(st, g, sp):
         begin_decision(st, g, sp, first, C.PHASE_PLAY)
 
 
-@njit
+@njit(inline="always")
 def reset_game(st, g, sp):
     """A fresh match: zero scores and counters, deal the first round."""
     st.info[g] = 0
@@ -436,26 +429,25 @@ def reset_game(st, g, sp):
 # --- playing -----------------------------------------------------------------------------
 
 
-@njit
+@njit(inline="always")
 def _play_card(st, g, sp, seat, t, color_slot):
-    info = st.info[g]
     f = active_face(st, g, sp, t)
     rank = sp.face_rank[f]
-    prev_color = info[C.I_COLOR]
+    prev_color = st.info[g, C.I_COLOR]
     guilty = False
     if rank == C.WILD4:
         # guilt is judged on the hand as played, against the colour in force (RULES.md 2)
         guilty = holds_color(st, g, sp, seat, prev_color)
-        info[C.I_STAT_W4_PLAYED] += 1
+        st.info[g, C.I_STAT_W4_PLAYED] += 1
         if guilty:
-            info[C.I_STAT_W4_BLUFFS] += 1
+            st.info[g, C.I_STAT_W4_BLUFFS] += 1
     st.hands[g, seat, t] -= 1
     st.hand_size[g, seat] -= 1
     _to_discard(st, g, t)
     if rank >= C.FIRST_WILD_RANK:
-        info[C.I_COLOR] = color_slot + 4 * info[C.I_SIDE]
+        st.info[g, C.I_COLOR] = color_slot + 4 * st.info[g, C.I_SIDE]
     else:
-        info[C.I_COLOR] = sp.face_color[f]
+        st.info[g, C.I_COLOR] = sp.face_color[f]
     num_players = sp.rules[C.R_NUM_PLAYERS]
     nxt = seat_after(st, g, sp, seat, 1)
 
@@ -465,20 +457,20 @@ def _play_card(st, g, sp, seat, t, color_slot):
         n = rank_draw(rank)
         if n > 0:
             draw_cards(st, g, sp, nxt, n)
-        info[C.I_TURNS] += 1
-        info[C.I_UNO_CALLED] = -1
-        info[C.I_DRAWN_TYPE] = -1
+        st.info[g, C.I_TURNS] += 1
+        st.info[g, C.I_UNO_CALLED] = -1
+        st.info[g, C.I_DRAWN_TYPE] = -1
         end_round(st, g, sp, seat)
         return
     if st.hand_size[g, seat] == 1 and sp.rules[C.R_UNO_CALL] != 0 \
-            and info[C.I_UNO_CALLED] != seat:
-        info[C.I_CATCH_PENDING] = seat
+            and st.info[g, C.I_UNO_CALLED] != seat:
+        st.info[g, C.I_CATCH_PENDING] = seat
 
     if rank == C.SKIP:
         if not finish_turn(st, g, sp, seat):
             begin_decision(st, g, sp, seat_after(st, g, sp, seat, 2), C.PHASE_PLAY)
     elif rank == C.REVERSE:
-        info[C.I_DIRECTION] = -info[C.I_DIRECTION]
+        st.info[g, C.I_DIRECTION] = -st.info[g, C.I_DIRECTION]
         if not finish_turn(st, g, sp, seat):
             # two players: R acts as S, the same player moves again
             again = seat if num_players == 2 else seat_after(st, g, sp, seat, 1)
@@ -489,11 +481,11 @@ def _play_card(st, g, sp, seat, t, color_slot):
             begin_decision(st, g, sp, seat_after(st, g, sp, seat, 2), C.PHASE_PLAY)
     elif rank == C.WILD4:
         if sp.rules[C.R_BLUFF] != 0:
-            info[C.I_W4_PLAYER] = seat
-            info[C.I_W4_GUILTY] = guilty
-            info[C.I_W4_PREV_COLOR] = prev_color
+            st.info[g, C.I_W4_PLAYER] = seat
+            st.info[g, C.I_W4_GUILTY] = guilty
+            st.info[g, C.I_W4_PREV_COLOR] = prev_color
             if not finish_turn(st, g, sp, seat):
-                info[C.I_PENDING_DRAW] = 4
+                st.info[g, C.I_PENDING_DRAW] = 4
                 begin_decision(st, g, sp, nxt, C.PHASE_CHALLENGE)
         else:
             draw_cards(st, g, sp, nxt, 4)
@@ -504,75 +496,72 @@ def _play_card(st, g, sp, seat, t, color_slot):
             begin_decision(st, g, sp, nxt, C.PHASE_PLAY)
 
 
-@njit
+@njit(inline="always")
 def _answer_challenge(st, g, sp, seat, challenge):
     """The Wild Draw Four victim's answer (RULES.md 2): accept draws 4 and loses the turn;
     a challenge shows the hand: guilty, the W4 player draws 4 and the challenger plays;
     innocent, the challenger draws 6 and loses the turn."""
-    info = st.info[g]
-    info[C.I_PENDING_DRAW] = 0
+    st.info[g, C.I_PENDING_DRAW] = 0
     if not challenge:
         draw_cards(st, g, sp, seat, 4)
         begin_decision(st, g, sp, seat_after(st, g, sp, seat, 1), C.PHASE_PLAY)
         return
-    info[C.I_STAT_CHALLENGES] += 1
-    if info[C.I_W4_GUILTY] != 0:
-        info[C.I_STAT_CHALLENGES_WON] += 1
-        draw_cards(st, g, sp, info[C.I_W4_PLAYER], 4)
+    st.info[g, C.I_STAT_CHALLENGES] += 1
+    if st.info[g, C.I_W4_GUILTY] != 0:
+        st.info[g, C.I_STAT_CHALLENGES_WON] += 1
+        draw_cards(st, g, sp, st.info[g, C.I_W4_PLAYER], 4)
         begin_decision(st, g, sp, seat, C.PHASE_PLAY)
     else:
         draw_cards(st, g, sp, seat, 6)
         begin_decision(st, g, sp, seat_after(st, g, sp, seat, 1), C.PHASE_PLAY)
 
 
-@njit
+@njit(inline="always")
 def apply_action(st, g, sp, action):
     """Apply a legal ``action`` of the current decider (check with ``is_legal`` first)."""
-    info = st.info[g]
-    lay = sp.layout
-    seat = info[C.I_CURRENT]
-    info[C.I_LAST_ROUND_OVER] = 0
+    seat = st.info[g, C.I_CURRENT]
+    st.info[g, C.I_LAST_ROUND_OVER] = 0
     st.rewards[g] = 0.0
-    if action == lay[C.L_CATCH]:
+    if action == sp.layout[C.L_CATCH]:
         # the offender draws 2; the catcher's decision stays open (RULES.md 2)
-        draw_cards(st, g, sp, info[C.I_CATCHABLE], 2)
-        info[C.I_CATCHABLE] = -1
-        info[C.I_STAT_CATCHES] += 1
+        draw_cards(st, g, sp, st.info[g, C.I_CATCHABLE], 2)
+        st.info[g, C.I_CATCHABLE] = -1
+        st.info[g, C.I_STAT_CATCHES] += 1
         return
-    info[C.I_CATCHABLE] = -1  # any other move closes the chance to catch
-    if action == lay[C.L_UNO]:
-        info[C.I_UNO_CALLED] = seat
+    st.info[g, C.I_CATCHABLE] = -1  # any other move closes the chance to catch
+    if action == sp.layout[C.L_UNO]:
+        st.info[g, C.I_UNO_CALLED] = seat
         return
-    phase = info[C.I_PHASE]
+    phase = st.info[g, C.I_PHASE]
     if phase == C.PHASE_COLOR:
-        info[C.I_COLOR] = action - lay[C.L_COLOR] + 4 * info[C.I_SIDE]
+        st.info[g, C.I_COLOR] = action - sp.layout[C.L_COLOR] + 4 * st.info[g, C.I_SIDE]
         begin_decision(st, g, sp, seat, C.PHASE_PLAY)
         return
     if phase == C.PHASE_CHALLENGE:
-        _answer_challenge(st, g, sp, seat, action == lay[C.L_CHALLENGE])
+        _answer_challenge(st, g, sp, seat, action == sp.layout[C.L_CHALLENGE])
         return
-    if action == lay[C.L_DRAW]:
+    if action == sp.layout[C.L_DRAW]:
         t = draw_cards(st, g, sp, seat, 1)
         if t >= 0 and may_play(st, g, sp, seat, t):
             # draw-then-play: only the drawn card, or pass (RULES.md 2, "A turn")
-            info[C.I_DRAWN_TYPE] = t
-            info[C.I_PHASE] = C.PHASE_DRAWN
+            st.info[g, C.I_DRAWN_TYPE] = t
+            st.info[g, C.I_PHASE] = C.PHASE_DRAWN
         elif not finish_turn(st, g, sp, seat):
             begin_decision(st, g, sp, seat_after(st, g, sp, seat, 1), C.PHASE_PLAY)
         return
-    if action == lay[C.L_PASS]:
+    if action == sp.layout[C.L_PASS]:
         if not finish_turn(st, g, sp, seat):
             begin_decision(st, g, sp, seat_after(st, g, sp, seat, 1), C.PHASE_PLAY)
         return
-    if action < lay[C.L_WILD]:
-        t = sp.play_slot_type[action - lay[C.L_PLAY]]
+    if action < sp.layout[C.L_WILD]:
+        t = sp.play_slot_type[action - sp.layout[C.L_PLAY]]
         _play_card(st, g, sp, seat, t, 0)
     else:
-        w = (action - lay[C.L_WILD]) // 4
-        _play_card(st, g, sp, seat, sp.wild_slot_type[w], (action - lay[C.L_WILD]) % 4)
+        w = (action - sp.layout[C.L_WILD]) // 4
+        _play_card(st, g, sp, seat, sp.wild_slot_type[w], (action - sp.layout[C.L_WILD]) % 4)
 
 
-@njit
+@njit(inline="always")
 def try_action(st, g, sp, action, scratch):
     """Apply ``action`` if legal and return True; return False and change nothing if not."""
     if not is_legal(st, g, sp, action, scratch):
@@ -581,13 +570,13 @@ def try_action(st, g, sp, action, scratch):
     return True
 
 
-@njit
+@njit(inline="always")
 def reset_batch(st, sp):
     for g in range(st.info.shape[0]):
         reset_game(st, g, sp)
 
 
-@njit
+@njit(inline="always")
 def random_legal(st, g, sp, scratch):
     """A uniformly random legal action of the current decider, drawn from the game's own
     stream (the random agent's kernel); -1 when the episode is over."""
@@ -603,7 +592,7 @@ def random_legal(st, g, sp, scratch):
     return -1
 
 
-@njit
+@njit(inline="always")
 def play_random_games(st, sp, max_steps):
     """Play every game of the batch to its end with random legal actions. Returns the
     steps taken (used by tests and the quick benchmark)."""
@@ -625,16 +614,15 @@ STEP_EPISODE_ENDED = 1 << 9  # the episode is over (terminated or truncated)
 STEP_SEAT_MASK = 0xFF
 
 
-@njit
+@njit(inline="always")
 def step_and_mask(st, g, sp, action, mask):
     """``apply_action`` then refill ``mask`` for the next decider, in one kernel call per
     environment step. Returns the next decider's seat OR the ``STEP_*`` bits."""
     apply_action(st, g, sp, action)
     legal_mask(st, g, sp, mask)
-    info = st.info[g]
-    out = info[C.I_CURRENT]
-    if info[C.I_LAST_ROUND_OVER] != 0:
+    out = st.info[g, C.I_CURRENT]
+    if st.info[g, C.I_LAST_ROUND_OVER] != 0:
         out |= STEP_ROUND_ENDED
-    if info[C.I_STATUS] != C.STATUS_PLAYING:
+    if st.info[g, C.I_STATUS] != C.STATUS_PLAYING:
         out |= STEP_EPISODE_ENDED
     return out

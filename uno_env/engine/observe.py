@@ -51,46 +51,44 @@ def observation_size(num_types: int, num_players: int) -> int:
         + 1 + 1 + num_players + 1
 
 
-@njit
+@njit(inline="always")
 def observe(st, g, sp, seat, out):
     """Fill ``out`` (float32[D]) with ``seat``'s observation of game ``g``."""
     out[:] = 0.0
-    info = st.info[g]
     num_players = sp.rules[C.R_NUM_PLAYERS]
     k = st.hands.shape[2]
-    hand = st.hands[g, seat]
     for t in range(k):
-        out[t] = hand[t]
+        out[t] = st.hands[g, seat, t]
     o = k
-    if info[C.I_DISCARD_LEN] > 0:
-        out[o + st.discard[g, info[C.I_DISCARD_LEN] - 1]] = 1.0
+    if st.info[g, C.I_DISCARD_LEN] > 0:
+        out[o + st.discard[g, st.info[g, C.I_DISCARD_LEN] - 1]] = 1.0
     o += k
-    if info[C.I_COLOR] != C.NO_COLOR:
-        out[o + info[C.I_COLOR] % 4] = 1.0
+    if st.info[g, C.I_COLOR] != C.NO_COLOR:
+        out[o + st.info[g, C.I_COLOR] % 4] = 1.0
     o += 4
-    out[o] = 1.0 if info[C.I_DIRECTION] > 0 else 0.0
+    out[o] = 1.0 if st.info[g, C.I_DIRECTION] > 0 else 0.0
     o += 1
-    out[o + info[C.I_PHASE]] = 1.0
+    out[o + st.info[g, C.I_PHASE]] = 1.0
     o += C.NUM_PHASES
-    out[o] = info[C.I_PENDING_DRAW]
+    out[o] = st.info[g, C.I_PENDING_DRAW]
     o += 1
     for r in range(1, num_players):
         out[o + r - 1] = st.hand_size[g, (seat + r) % num_players]
     o += num_players - 1
-    if info[C.I_CATCHABLE] >= 0:
-        out[o + (info[C.I_CATCHABLE] - seat) % num_players] = 1.0
+    if st.info[g, C.I_CATCHABLE] >= 0:
+        out[o + (st.info[g, C.I_CATCHABLE] - seat) % num_players] = 1.0
     o += num_players
-    out[o] = 1.0 if info[C.I_UNO_CALLED] == seat else 0.0
+    out[o] = 1.0 if st.info[g, C.I_UNO_CALLED] == seat else 0.0
     o += 1
-    out[o] = info[C.I_DRAW_LEN]
+    out[o] = st.info[g, C.I_DRAW_LEN]
     o += 1
-    for i in range(info[C.I_DISCARD_LEN]):
-        out[o + st.discard[g, i]] += 1.0
+    for t in range(k):
+        out[o + t] = st.discard_counts[g, t]
     o += k
     for r in range(num_players):
         out[o + r] = st.scores[g, (seat + r) % num_players]
     o += num_players
-    out[o] = info[C.I_SIDE]
+    out[o] = st.info[g, C.I_SIDE]
 
 
 @njit

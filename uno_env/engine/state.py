@@ -13,6 +13,7 @@ field              dtype, shape      holds
                                      ``info[g, I_DRAW_LEN] - 1``
 ``discard``        int16[B, N]       card types, bottom first; the top is at
                                      ``info[g, I_DISCARD_LEN] - 1``
+``discard_counts`` int8[B, K]       copies of each type in the discard pile (public)
 ``info``           int32[B, I]       per-game scalars, slots ``I_*`` of ``codes``
 ``scores``         int32[B, P]       match totals
 ``round_points``   int32[B, P]       points of the last round that ended
@@ -30,8 +31,9 @@ import numpy as np
 
 from uno_env.engine import codes as C
 
-State = namedtuple("State", ["hands", "hand_size", "draw_pile", "discard", "info",
-                             "scores", "round_points", "rewards", "rng"])
+State = namedtuple("State", ["hands", "hand_size", "draw_pile", "discard",
+                             "discard_counts", "info", "scores", "round_points", "rewards",
+                             "rng"])
 
 #: Read-only tables: deck faces and types (``uno_env.cards``), action slots per type
 #: (``uno_env.actions``), and the compiled ``rules`` and ``layout`` slot arrays.
@@ -47,6 +49,7 @@ def allocate(batch: int, num_players: int, num_types: int, num_cards: int) -> St
         hand_size=np.zeros((batch, num_players), np.int16),
         draw_pile=np.zeros((batch, num_cards), np.int16),
         discard=np.zeros((batch, num_cards), np.int16),
+        discard_counts=np.zeros((batch, num_types), np.int8),
         info=np.zeros((batch, C.NUM_INFO), np.int32),
         scores=np.zeros((batch, num_players), np.int32),
         round_points=np.zeros((batch, num_players), np.int32),
