@@ -19,7 +19,7 @@ STAT_NAMES = ("cards_drawn", "w4_played", "w4_bluffs", "challenges", "challenges
               "reshuffles", "catches", "rounds")
 
 
-@njit(inline="always")
+@njit
 def play_game(st, g, sp, seat_agents, seed, index, mask):
     """Deal game ``index`` of ``seed`` into slot ``g`` and play it to its end with the
     agents' kernels. Returns the number of decisions taken."""
@@ -84,7 +84,7 @@ def _refresh(st, g, sp, obs, mask, player):
     refresh_one(st, g, sp, mask[g], obs[g])
 
 
-@njit(inline="always")
+@njit
 def vector_reset(st, sp, seed, first_index, game_index, obs, mask, player):
     """Deal games ``first_index ..`` into every slot and observe them."""
     for g in range(st.info.shape[0]):
@@ -94,7 +94,7 @@ def vector_reset(st, sp, seed, first_index, game_index, obs, mask, player):
         _refresh(st, g, sp, obs, mask, player)
 
 
-@njit(inline="always")
+@njit
 def vector_step(st, sp, actions, seed, next_index, game_index, obs, mask, player, rewards,
                 terminated, truncated):
     """Apply ``actions[g]`` in every game; auto-reset finished games with the next game

@@ -86,7 +86,7 @@ def may_play(st, g, sp, seat, t):
     return True
 
 
-@njit(inline="always")
+@njit
 def hand_points(st, g, sp, seat):
     """Points of a hand on the active side (RULES.md 2, "Points")."""
     total = 0
@@ -144,7 +144,7 @@ def _set_hand_plays(st, g, sp, seat, mask):
     return plays
 
 
-@njit(inline="always")
+@njit
 def legal_mask(st, g, sp, mask):
     """Fill ``mask`` (uint8/int8[A]) with the current decider's legal actions.
 
@@ -189,7 +189,7 @@ def legal_mask(st, g, sp, mask):
     return n
 
 
-@njit(inline="always")
+@njit
 def is_legal(st, g, sp, action, scratch):
     if action < 0 or action >= sp.layout[C.L_SIZE]:
         return False
@@ -200,7 +200,7 @@ def is_legal(st, g, sp, action, scratch):
 # --- piles -------------------------------------------------------------------------------
 
 
-@njit(inline="always")
+@njit
 def reshuffle(st, g, sp):
     """Empty draw pile: the discard pile except its top card becomes the new draw pile
     (RULES.md 2, "Empty draw pile")."""
@@ -281,7 +281,7 @@ def finish_turn(st, g, sp, seat):
     return False
 
 
-@njit(inline="always")
+@njit
 def end_round(st, g, sp, winner):
     """Score the round; end the episode, or deal the next round of a match (the winner
     deals; RULES.md 2, "Round end" and "Dealer and order")."""
@@ -337,7 +337,7 @@ def end_round(st, g, sp, winner):
 # --- dealing -----------------------------------------------------------------------------
 
 
-@njit(inline="always")
+@njit
 def deal(st, g, sp, dealer):
     """Shuffle the whole deck, deal, turn up the first card and apply its effect
     (RULES.md 2, "First card turned up")."""
@@ -391,7 +391,7 @@ def deal(st, g, sp, dealer):
     start_round(st, g, sp)
 
 
-@njit(inline="always")
+@njit
 def start_round(st, g, sp):
     """Apply the first card's effect and hand the first decision out."""
     dealer = st.info[g, C.I_DEALER]
@@ -414,7 +414,7 @@ def start_round(st, g, sp):
         begin_decision(st, g, sp, first, C.PHASE_PLAY)
 
 
-@njit(inline="always")
+@njit
 def reset_game(st, g, sp):
     """A fresh match: zero scores and counters, deal the first round."""
     st.info[g] = 0
@@ -516,7 +516,7 @@ def _answer_challenge(st, g, sp, seat, challenge):
         begin_decision(st, g, sp, seat_after(st, g, sp, seat, 1), C.PHASE_PLAY)
 
 
-@njit(inline="always")
+@njit
 def apply_action(st, g, sp, action):
     """Apply a legal ``action`` of the current decider (check with ``is_legal`` first)."""
     seat = st.info[g, C.I_CURRENT]
@@ -561,7 +561,7 @@ def apply_action(st, g, sp, action):
         _play_card(st, g, sp, seat, sp.wild_slot_type[w], (action - sp.layout[C.L_WILD]) % 4)
 
 
-@njit(inline="always")
+@njit
 def try_action(st, g, sp, action, scratch):
     """Apply ``action`` if legal and return True; return False and change nothing if not."""
     if not is_legal(st, g, sp, action, scratch):
@@ -570,13 +570,13 @@ def try_action(st, g, sp, action, scratch):
     return True
 
 
-@njit(inline="always")
+@njit
 def reset_batch(st, sp):
     for g in range(st.info.shape[0]):
         reset_game(st, g, sp)
 
 
-@njit(inline="always")
+@njit
 def random_legal(st, g, sp, scratch):
     """A uniformly random legal action of the current decider, drawn from the game's own
     stream (the random agent's kernel); -1 when the episode is over."""
@@ -592,7 +592,7 @@ def random_legal(st, g, sp, scratch):
     return -1
 
 
-@njit(inline="always")
+@njit
 def play_random_games(st, sp, max_steps):
     """Play every game of the batch to its end with random legal actions. Returns the
     steps taken (used by tests and the quick benchmark)."""
@@ -614,7 +614,7 @@ STEP_EPISODE_ENDED = 1 << 9  # the episode is over (terminated or truncated)
 STEP_SEAT_MASK = 0xFF
 
 
-@njit(inline="always")
+@njit
 def step_and_mask(st, g, sp, action, mask):
     """``apply_action`` then refill ``mask`` for the next decider, in one kernel call per
     environment step. Returns the next decider's seat OR the ``STEP_*`` bits."""

@@ -51,7 +51,7 @@ def observation_size(num_types: int, num_players: int) -> int:
         + 1 + 1 + num_players + 1
 
 
-@njit(inline="always")
+@njit
 def observe(st, g, sp, seat, out):
     """Fill ``out`` (float32[D]) with ``seat``'s observation of game ``g``."""
     out[:] = 0.0

@@ -13,7 +13,7 @@ AGENT_RANDOM = 0
 AGENT_CODES = {"random": AGENT_RANDOM}
 
 
-@njit(inline="always")
+@njit
 def choose_action(kind, st, g, sp, mask):
     """The action of the agent of type ``kind`` for the current decider of game ``g``
     (``mask`` is scratch space of the action-space size). -1 if the game is over."""
