@@ -115,14 +115,14 @@ class raw_env(AECEnv):
     def observe(self, agent):
         if not self._ready:
             raise ValueError("call reset() before observe()")
-        seat = self.agent_name_mapping[agent]
         game = self.game
         if agent == self.agent_selection and not self.terminations[agent] \
                 and not self.truncations[agent]:
-            mask = game.action_mask().astype(np.int8)
+            mask = game._mask.view(np.int8).copy()
         else:
             mask = self._zero_mask.copy()
-        return {"observation": game.observe(seat), "action_mask": mask}
+        return {"observation": game.observe(self.agent_name_mapping[agent]),
+                "action_mask": mask}
 
     def step(self, action) -> None:
         if not self._ready:

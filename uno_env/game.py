@@ -67,6 +67,8 @@ class Game:
         self._obs = np.zeros(cfg.layout.obs_size, np.float32)
         self._other_obs = np.zeros(cfg.layout.obs_size, np.float32)
         self._refresh_kernel, self._step, self._observe, self._reset = _kernels(self)
+        self._double_sided = cfg.deck.double_sided
+        self._current = 0
         self._actions: list[tuple[int, int, int]] = []
 
     def reset(self, seed: int = 0, index: int = 0) -> None:
@@ -82,6 +84,7 @@ class Game:
         """Recompute the cached mask and observation after the state was changed
         directly (tests that edit ``_state`` call this)."""
         self._refresh_kernel(self._state, 0, self.config.spec, self._mask, self._obs)
+        self._current = int(self._state.info[0, C.I_CURRENT])
 
     # --- scenarios ---------------------------------------------------------------------
     @classmethod
@@ -200,9 +203,11 @@ class Game:
             raise ValueError(
                 f"{self._describe(action)} is not legal for player {self.current_player} "
                 f"in phase {self.phase!r}; legal moves: {', '.join(self.legal_moves())}")
-        info = self._state.info[0]
-        self._actions.append((int(info[C.I_CURRENT]), action, int(info[C.I_SIDE])))
-        return self._step(self._state, 0, self.config.spec, action, self._mask, self._obs)
+        side = int(self._state.info[0, C.I_SIDE]) if self._double_sided else 0
+        self._actions.append((self._current, action, side))
+        code = self._step(self._state, 0, self.config.spec, action, self._mask, self._obs)
+        self._current = code & core.STEP_SEAT_MASK
+        return code
 
     @property
     def history(self) -> list[tuple[int, str]]:
@@ -222,7 +227,7 @@ class Game:
 
     def observe(self, seat: int) -> np.ndarray:
         """``seat``'s observation vector (``uno_env.engine.observe``); a fresh copy."""
-        if seat == self._state.info[0, C.I_CURRENT]:
+        if seat == self._current:  # the cached observation is the current decider's
             return self._obs.copy()
         self._observe(self._state, 0, self.config.spec, seat, self._other_obs)
         return self._other_obs.copy()
@@ -234,7 +239,7 @@ class Game:
 
     @property
     def current_player(self) -> int:
-        return int(self._state.info[0, C.I_CURRENT])
+        return self._current
 
     @property
     def phase(self) -> str:
