@@ -11,6 +11,13 @@ from uno_env.engine.observe import observe
 from uno_env.engine.policies import choose_action
 from uno_env.engine.rng import seed_stream
 
+# vector_step is the one hot caller of these three kernels: it uses inlined copies so a
+# whole environment step runs in one frame (a call passes the ~20 state and table arrays
+# by value), while every other caller keeps the plain, faster-to-compile kernels.
+_apply_inlined = njit(inline="always")(apply_action.py_func)
+_mask_inlined = njit(inline="always")(legal_mask.py_func)
+_observe_inlined = njit(inline="always")(observe.py_func)
+
 #: per-game counters reported by ``simulate_chunk`` (columns of ``out_stats``)
 STAT_SLOTS = np.array([C.I_STAT_CARDS_DRAWN, C.I_STAT_W4_PLAYED, C.I_STAT_W4_BLUFFS,
                        C.I_STAT_CHALLENGES, C.I_STAT_CHALLENGES_WON, C.I_STAT_RESHUFFLES,
@@ -20,14 +27,15 @@ STAT_NAMES = ("cards_drawn", "w4_played", "w4_bluffs", "challenges", "challenges
 
 
 @njit
-def play_game(st, g, sp, seat_agents, seed, index, mask):
+def play_game(st, g, sp, seat_agents, seed, index, mask, obs):
     """Deal game ``index`` of ``seed`` into slot ``g`` and play it to its end with the
-    agents' kernels. Returns the number of decisions taken."""
+    agents' kernels (``mask`` and ``obs`` are scratch: uint8[A], float32[D]). Returns
+    the number of decisions taken."""
     st.rng[g] = seed_stream(seed, index)
     reset_game(st, g, sp)
     steps = 0
     while st.info[g, C.I_STATUS] == C.STATUS_PLAYING:
-        action = choose_action(seat_agents[st.info[g, C.I_CURRENT]], st, g, sp, mask)
+        action = choose_action(seat_agents[st.info[g, C.I_CURRENT]], st, g, sp, mask, obs)
         apply_action(st, g, sp, action)
         steps += 1
     return steps
@@ -53,11 +61,13 @@ def simulate_chunk(st, sp, seat_agents, seed, first_index, stat_slots, out_winne
     Writes per game: winner (-1 if truncated), turns of the last round, decisions, round
     points (match scores when ``target_score > 0``) and ``stat_slots`` counters."""
     num_actions = sp.layout[C.L_SIZE]
+    obs_size = sp.layout[C.L_OBS_SIZE]
     # The loop body only calls kernels: numba's parfors loses writes made directly to
     # arrays reached through a tuple attribute (``st.rng[g] = ...``) inside prange.
     for g in prange(st.info.shape[0]):
         mask = np.empty(num_actions, np.uint8)
-        out_steps[g] = play_game(st, g, sp, seat_agents, seed, first_index + g, mask)
+        obs = np.empty(obs_size, np.float32)
+        out_steps[g] = play_game(st, g, sp, seat_agents, seed, first_index + g, mask, obs)
         _record(st, g, sp, stat_slots, out_winner, out_turns, out_points, out_stats)
 
 
@@ -107,7 +117,7 @@ def vector_step(st, sp, actions, seed, next_index, game_index, obs, mask, player
         if a < 0 or a >= num_actions or mask[g, a] == 0:
             return g
     for g in range(num_games):
-        apply_action(st, g, sp, actions[g])
+        _apply_inlined(st, g, sp, actions[g])
         status = st.info[g, C.I_STATUS]
         for q in range(rewards.shape[1]):
             rewards[g, q] = st.rewards[g, q]
@@ -118,5 +128,7 @@ def vector_step(st, sp, actions, seed, next_index, game_index, obs, mask, player
             st.rng[g] = seed_stream(seed, next_index[0])
             next_index[0] += 1
             reset_game(st, g, sp)
-        _refresh(st, g, sp, obs, mask, player)
+        player[g] = st.info[g, C.I_CURRENT]
+        _mask_inlined(st, g, sp, mask[g])
+        _observe_inlined(st, g, sp, player[g], obs[g])
     return -1

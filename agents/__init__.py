@@ -1,0 +1,16 @@
+"""Baseline UNO agents: ``RandomAgent``, ``GreedyAgent``, ``HeuristicAgent``.
+
+    >>> import uno_env, agents
+    >>> cfg = uno_env.make_config("classic", 4)
+    >>> agent = agents.make_agent("heuristic", cfg)
+    >>> env = uno_env.env("classic", 4); env.reset(seed=0)
+    >>> obs, *_ = env.last(); action = agent.act(obs)
+
+The greedy and heuristic agents call the numba policy kernels of
+``uno_env.engine.policies`` that ``uno_env.simulate.simulate`` runs, so an agent here and
+``simulate(agents=(agent.kernel, ...))`` play identically.
+"""
+from agents.baselines import (AGENTS, Agent, GreedyAgent, HeuristicAgent, RandomAgent,
+                              make_agent)
+
+__all__ = ["AGENTS", "Agent", "GreedyAgent", "HeuristicAgent", "RandomAgent", "make_agent"]

@@ -1,0 +1,149 @@
+"""The baseline agents (see the package docstring)."""
+from __future__ import annotations
+
+import numpy as np
+
+from uno_env._jit import bind
+from uno_env.config import Config, make_config
+from uno_env.engine.policies import greedy_policy, heuristic_policy
+
+
+def _split(observation, action_mask):
+    """Accept the AEC dict {"observation", "action_mask"} or a vector plus a mask."""
+    if isinstance(observation, dict):
+        if action_mask is None:
+            action_mask = observation["action_mask"]
+        observation = observation["observation"]
+    if action_mask is None:
+        raise ValueError("act() needs the action mask: pass the AEC observation dict or "
+                         "(observation, action_mask)")
+    return observation, action_mask
+
+
+def _config_of(config) -> Config:
+    if isinstance(config, Config):
+        return config
+    if config is None:
+        return make_config("classic", 4)
+    for attr in ("config", "game"):       # an AEC env, a Game, or an env wrapper
+        inner = getattr(config, attr, None)
+        if isinstance(inner, Config):
+            return inner
+        if inner is not None and isinstance(getattr(inner, "config", None), Config):
+            return inner.config
+    unwrapped = getattr(config, "unwrapped", None)
+    if unwrapped is not None and unwrapped is not config:
+        return _config_of(unwrapped)
+    raise ValueError(f"expected a uno_env Config (uno_env.make_config(...)) or an "
+                     f"environment, got {type(config).__name__}")
+
+
+class Agent:
+    """Base class: ``act(observation, action_mask) -> int`` and ``act_batch``."""
+
+    #: display name, and the ``simulate(agents=...)`` name of the numba twin
+    name = "agent"
+    kernel = None
+
+    def __init__(self, config=None):
+        self.config = _config_of(config)
+
+    @classmethod
+    def for_env(cls, env, **kwargs):
+        """The agent for an environment's configuration (AEC env, ``Game``, vector env)."""
+        return cls(_config_of(env), **kwargs)
+
+    def act(self, observation, action_mask=None) -> int:
+        raise NotImplementedError
+
+    def act_batch(self, observations, action_masks) -> np.ndarray:
+        """One action per row of ``observations[B, D]`` and ``action_masks[B, A]``."""
+        return np.array([self.act(o, m) for o, m in zip(observations, action_masks)],
+                        np.int64)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.config.preset!r}, {self.config.num_players})"
+
+
+class RandomAgent(Agent):
+    """A uniformly random legal action from its own ``numpy`` generator (``seed``).
+
+    ``simulate``'s "random" agent draws from the game's own stream instead, so the two
+    play the same policy but not the same games."""
+
+    name = kernel = "random"
+
+    def __init__(self, config=None, seed=None):
+        if isinstance(config, (int, np.integer)) and not isinstance(config, bool) \
+                and seed is None:        # RandomAgent(seed) reads naturally too
+            config, seed = None, int(config)
+        self.config = None if config is None else _config_of(config)
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, observation, action_mask=None) -> int:
+        _, mask = _split(observation, action_mask)
+        legal = np.flatnonzero(np.asarray(mask))
+        if len(legal) == 0:
+            raise ValueError("no legal action: the episode is over for this agent")
+        return int(legal[self.rng.integers(len(legal))])
+
+    def __repr__(self) -> str:
+        return "RandomAgent()"
+
+
+class _KernelAgent(Agent):
+    """An agent whose decision is one numba policy kernel ``policy(obs, mask, sp)``."""
+
+    policy = None
+
+    def __init__(self, config=None):
+        super().__init__(config)
+        cfg = self.config
+        self._obs = np.zeros(cfg.layout.obs_size, np.float32)
+        self._mask = np.zeros(cfg.layout.size, np.uint8)
+        # a direct entry point for these argument types (skips numba's type dispatch)
+        self._kernel = bind(type(self).policy, self._obs, self._mask, cfg.spec)
+
+    def act(self, observation, action_mask=None) -> int:
+        obs, mask = _split(observation, action_mask)
+        obs = np.asarray(obs)
+        mask = np.asarray(mask)
+        if obs.shape != self._obs.shape or mask.shape != self._mask.shape:
+            raise ValueError(f"observation/mask shapes {obs.shape}/{mask.shape} do not fit "
+                             f"this agent's configuration {self._obs.shape}/"
+                             f"{self._mask.shape}")
+        self._obs[:] = obs
+        self._mask[:] = mask
+        action = int(self._kernel(self._obs, self._mask, self.config.spec))
+        if action < 0:
+            raise ValueError("no legal action: the episode is over for this agent")
+        return action
+
+
+class GreedyAgent(_KernelAgent):
+    """Plays the legal coloured card worth most points, wilds last, never bluffs or
+    challenges, always calls UNO and catches (``uno_env.engine.policies.greedy_policy``)."""
+
+    name = kernel = "greedy"
+    policy = greedy_policy
+
+
+class HeuristicAgent(_KernelAgent):
+    """Colour management, holds draw cards and wilds for a next player close to going
+    out, challenges by card counting (``uno_env.engine.policies.heuristic_policy``)."""
+
+    name = kernel = "heuristic"
+    policy = heuristic_policy
+
+
+AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "heuristic": HeuristicAgent}
+
+
+def make_agent(name: str, config=None, seed=None) -> Agent:
+    """An agent by name ("random", "greedy", "heuristic") for a configuration
+    (``uno_env.make_config(...)``) or an environment."""
+    if name not in AGENTS:
+        raise ValueError(f"unknown agent {name!r}; choose one of {', '.join(AGENTS)}")
+    if name == "random":
+        return RandomAgent(config, seed=seed)
+    return AGENTS[name](config)
