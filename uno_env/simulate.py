@@ -97,7 +97,7 @@ def _agent_codes(agents, num_players) -> np.ndarray:
     if len(agents) != num_players:
         raise ValueError(f"agents must name one agent per seat ({num_players}), got "
                          f"{len(agents)}: {agents}")
-    unknown = [a for a in agents if a not in AGENT_CODES]
+    unknown = sorted({a for a in agents if a not in AGENT_CODES})
     if unknown:
         raise ValueError(f"unknown agent(s) {unknown}; simulate runs the numba agents "
                          f"{', '.join(AGENT_CODES)}")
