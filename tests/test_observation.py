@@ -65,3 +65,15 @@ def test_observation_fields_hold_what_the_docstring_says():
     assert obs[s["draw_pile"]][0] == game.draw_pile_size
     assert obs[s["played"]].sum() == 3  # R1, R2 and RS are on the discard pile
     assert len(obs) == game.layout.obs_size
+
+
+@pytest.mark.parametrize("num_players", [2, 5, 10])
+def test_policy_kernels_read_the_fields_where_observe_writes_them(num_players):
+    """The agents' kernels locate fields by arithmetic (policies._offsets); it must agree
+    with the documented layout."""
+    from uno_env.engine.policies import _offsets
+
+    cfg = uno_env.make_config("classic", num_players)
+    s = observation_slices(cfg.deck.num_types, num_players)
+    names = ("hand", "color", "direction", "phase", "opponent_cards", "played", "side")
+    assert tuple(_offsets(cfg.spec)) == tuple(s[n].start for n in names)
