@@ -4,6 +4,8 @@
     uno-bench presets    every preset with its rule flags
     uno-bench demo       watch random agents play a few games
     uno-bench simulate   whole games in numba, with a summary
+    uno-bench tournament agents in every seat: leaderboard, head-to-head, ratings
+    uno-bench play       play a game in the terminal against agents
 
 ``uno-bench COMMAND --help`` describes each command's options.
 """
@@ -70,6 +72,47 @@ def simulate(games: int = typer.Option(10_000, min=1, help="number of games"),
     except (ValueError, NotImplementedError) as err:
         raise typer.BadParameter(str(err)) from None
     typer.echo(result.summary())
+
+
+@app.command()
+def tournament(agents: str = typer.Option("random,greedy,heuristic",
+                                          help="comma-separated agent names"),
+               preset: str = typer.Option("classic"), players: int = typer.Option(4),
+               games: int = typer.Option(100_000, min=1, help="number of games (rounded "
+                                         "up to a multiple of the number of agents)"),
+               seed: int = typer.Option(0, min=0),
+               threads: int = typer.Option(None, help="numba threads (default: all)"),
+               out: str = typer.Option(None, help="directory for results.json, "
+                                       "leaderboard.csv, head_to_head.csv, win_rates.png"),
+               progress: bool = typer.Option(True, help="show a progress bar")):
+    """Every agent in every seat equally often; prints the leaderboard."""
+    from uno_env.tournament import tournament as run
+    names = tuple(a.strip() for a in agents.split(",") if a.strip())
+    try:
+        result = run(names, preset, players, num_games=games, seed=seed, threads=threads,
+                     progress=progress)
+    except (ValueError, NotImplementedError) as err:
+        raise typer.BadParameter(str(err)) from None
+    typer.echo(result.leaderboard())
+    if out:
+        for path in result.save(out).values():
+            typer.echo(f"wrote {path}")
+
+
+@app.command()
+def play(players: int = typer.Option(3, help="number of players"),
+         opponents: str = typer.Option("heuristic", help="agent name for every opponent, "
+                                       "or comma-separated names, one per opponent"),
+         seed: int = typer.Option(0, min=0), seat: int = typer.Option(0, min=0,
+                                                                      help="your seat"),
+         preset: str = typer.Option("classic")):
+    """Play UNO in the terminal against agents (type a move's number or its name)."""
+    from uno_env.play import play_game
+    try:
+        play_game(players=players, opponents=opponents, seed=seed, seat=seat,
+                  preset=preset)
+    except ValueError as err:
+        raise typer.BadParameter(str(err)) from None
 
 
 def main():  # console-script entry point

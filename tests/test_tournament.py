@@ -1,0 +1,162 @@
+"""tournament(): fair seating, reproducibility, statistics, saved files, CLI; play CLI."""
+import csv
+import json
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from uno_env.cli import app
+from uno_env.tournament import lineups, tournament, wilson
+
+AGENTS = ("random", "greedy", "heuristic")
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def result():
+    return tournament(AGENTS, "classic", 4, num_games=3000, seed=0, threads=1,
+                      progress=False)
+
+
+@pytest.mark.parametrize("k,p", [(3, 4), (2, 3), (3, 2), (4, 4), (2, 5)])
+def test_every_agent_sits_every_seat_equally_often(k, p):
+    names = ["random", "greedy", "heuristic", "x"][:k]
+    counts = np.zeros((k, p), int)
+    for lineup in lineups(names, p):
+        assert len(lineup) == p
+        for seat, name in enumerate(lineup):
+            counts[names.index(name), seat] += 1
+    assert (counts == 1).all()
+
+
+def test_seat_counts_of_a_result_are_equal(result):
+    counts = result.seat_counts()
+    assert counts.shape == (3, 4)
+    assert (counts == counts[0, 0]).all() and counts[0, 0] == 1000
+    assert result.num_games == 3000
+
+
+def test_num_games_is_rounded_up_to_a_multiple_of_the_agents():
+    r = tournament(AGENTS, num_players=3, num_games=10, threads=1, progress=False)
+    assert r.num_games == 12 and r.games_per_lineup == 4
+
+
+def test_same_seed_same_results_on_one_and_two_threads(result):
+    other = tournament(AGENTS, "classic", 4, num_games=3000, seed=0, threads=2,
+                       progress=False)
+    assert np.array_equal(result.winner, other.winner)
+    assert np.array_equal(result.points, other.points)
+    assert result.stats() == other.stats()
+    assert result.ratings == other.ratings
+
+
+def test_lineups_play_disjoint_games():
+    r = tournament(("random", "greedy"), num_players=2, num_games=400, seed=3, threads=1,
+                   progress=False)
+    from uno_env.simulate import simulate
+    second = simulate("classic", 2, agents=r.lineups[1], num_games=200, seed=3,
+                      threads=1, first_game=200)
+    assert np.array_equal(r.winner[1], second.winner)
+
+
+def test_stronger_agents_beat_random_with_separated_intervals(result):
+    rows = {d["agent"]: d for d in result.stats()}
+    for strong in ("greedy", "heuristic"):
+        assert rows[strong]["ci_low"] > rows["random"]["ci_high"]
+    assert sum(d["wins"] for d in rows.values()) == result.num_games - result.truncated
+    h2h = result.head_to_head()
+    assert h2h["heuristic"]["random"]["rate"] > h2h["random"]["heuristic"]["rate"]
+    assert h2h["greedy"]["random"]["games"] == 3000       # K < P: everyone meets always
+    assert rows["heuristic"]["mu"] > rows["random"]["mu"]
+    assert result.rated_games == result.num_games - result.truncated
+
+
+def test_wilson_interval():
+    lo, hi = wilson(50, 100)
+    assert lo == pytest.approx(0.4038, abs=1e-3) and hi == pytest.approx(0.5962, abs=1e-3)
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == pytest.approx(1.0)
+
+
+def test_leaderboard_and_saved_files(result, tmp_path):
+    board = result.leaderboard()
+    for name in AGENTS:
+        assert name in board
+    paths = result.save(tmp_path / "out")
+    data = json.loads(paths["results.json"].read_text())
+    for key in ("agents", "lineups", "leaderboard", "head_to_head", "ratings",
+                "seat_counts", "num_games", "seed"):
+        assert key in data
+    assert data["num_games"] == 3000
+    with open(paths["leaderboard.csv"]) as f:
+        rows = list(csv.DictReader(f))
+    assert sorted(r["agent"] for r in rows) == sorted(AGENTS)
+    assert all(0 <= float(r["win_rate"]) <= 1 for r in rows)
+    with open(paths["head_to_head.csv"]) as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == 6
+    assert paths["win_rates.png"].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_unknown_or_python_agents_are_refused_clearly():
+    with pytest.raises(ValueError, match="unsupported agent.*random, greedy, heuristic"):
+        tournament(("random", "alphazero"), num_games=10, progress=False)
+    with pytest.raises(ValueError, match="unsupported agent.*object"):
+        tournament(("random", object()), num_games=10, progress=False)
+    with pytest.raises(ValueError, match="at least two"):
+        tournament(("random",), num_games=10, progress=False)
+
+
+def test_cli_tournament_writes_files(tmp_path):
+    out = tmp_path / "cli"
+    res = runner.invoke(app, ["tournament", "--agents", "random,greedy,heuristic",
+                              "--players", "3", "--games", "300", "--threads", "1",
+                              "--out", str(out), "--no-progress"])
+    assert res.exit_code == 0, res.output
+    assert "heuristic" in res.output and "95% interval" in res.output
+    for name in ("results.json", "leaderboard.csv", "head_to_head.csv", "win_rates.png"):
+        assert (out / name).exists() and str(out / name) in res.output
+
+
+def test_cli_tournament_bad_agent():
+    res = runner.invoke(app, ["tournament", "--agents", "random,alphazero",
+                              "--games", "10"])
+    assert res.exit_code != 0
+    assert "alphazero" in res.output and "heuristic" in res.output
+
+
+def test_cli_play_to_the_end_with_piped_input():
+    res = runner.invoke(app, ["play", "--players", "3", "--opponents", "heuristic",
+                              "--seed", "0", "--seat", "0"], input="1\n" * 3000)
+    assert res.exit_code == 0, res.output
+    assert "top " in res.output and "your hand" in res.output
+    assert "  1. " in res.output and "player 1 (heuristic):" in res.output
+    assert "game over" in res.output
+
+
+def test_cli_play_reprompts_bad_choices_and_exits_on_eof():
+    res = runner.invoke(app, ["play", "--players", "2", "--opponents", "random",
+                              "--seed", "1", "--seat", "1"], input="nonsense\n999\n")
+    assert res.exit_code == 0, res.output
+    assert res.output.count("not a legal choice") == 2
+    assert "end of input" in res.output
+
+
+def test_cli_play_accepts_a_move_string():
+    from uno_env.game import Game
+    g = Game("classic", 2, seed=4)
+    # opponents move first when seat 0 is not the first player; use seat of the
+    # first decider so the first prompt is for this position
+    seat = g.current_player
+    move = g.legal_moves()[-1]
+    res = runner.invoke(app, ["play", "--players", "2", "--opponents", "greedy",
+                              "--seed", "4", "--seat", str(seat)],
+                        input=f"{move.lower()}\n")
+    assert res.exit_code == 0, res.output
+    assert "not a legal choice" not in res.output
+    assert "end of input" in res.output or "game over" in res.output
+
+
+def test_cli_play_bad_opponent():
+    res = runner.invoke(app, ["play", "--opponents", "alphazero"], input="1\n")
+    assert res.exit_code != 0 and "alphazero" in res.output
