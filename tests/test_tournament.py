@@ -98,7 +98,7 @@ def test_leaderboard_and_saved_files(result, tmp_path):
     assert paths["win_rates.png"].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-def test_unknown_or_python_agents_are_refused_clearly():
+def test_unknown_agents_and_objects_without_act_batch_are_refused_clearly():
     with pytest.raises(ValueError, match="unsupported agent.*random, greedy, heuristic"):
         tournament(("random", "alphazero"), num_games=10, progress=False)
     with pytest.raises(ValueError, match="unsupported agent.*object"):
@@ -160,3 +160,38 @@ def test_cli_play_accepts_a_move_string():
 def test_cli_play_bad_opponent():
     res = runner.invoke(app, ["play", "--opponents", "alphazero"], input="1\n")
     assert res.exit_code != 0 and "alphazero" in res.output
+
+
+def test_python_agents_play_through_the_vector_env_and_match_the_numba_path():
+    """A Python agent object (here the greedy policy's Python class, as a trained network
+    would be) plays the same game indices through VectorEnv: with the same policy the
+    results equal the numba agent's exactly."""
+    import uno_env
+    from agents import GreedyAgent
+
+    config = uno_env.make_config("classic", 3)
+    numba_run = tournament(("heuristic", "greedy"), num_players=3, num_games=300, seed=4,
+                           progress=False)
+    python_run = tournament(("heuristic", GreedyAgent(config)), num_players=3,
+                            num_games=300, seed=4, progress=False)
+    assert python_run.agents == ("heuristic", "greedy")
+    np.testing.assert_array_equal(numba_run.winner, python_run.winner)
+    np.testing.assert_array_equal(numba_run.points, python_run.points)
+
+
+def test_vector_env_without_auto_reset_keeps_finished_games():
+    from uno_env.vector import VectorEnv
+
+    venv = VectorEnv(6, num_players=2, seed=1, auto_reset=False, max_turns=40)
+    obs, mask, player = venv.reset(first_game=10)
+    assert venv.game_index.tolist() == list(range(10, 16))
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        if venv.done.all():
+            break
+        venv.step(venv.random_actions(rng))
+    assert venv.done.all()
+    assert venv.game_index.tolist() == list(range(10, 16))  # nothing was dealt again
+    from uno_env.engine import codes as C
+    status = venv._state.info[:, C.I_STATUS]
+    assert ((venv.winner >= 0) == (status == C.STATUS_OVER)).all()

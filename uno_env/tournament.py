@@ -28,8 +28,10 @@ engine reports points for the winner only, so no finer order is available); trun
 games are not rated. ``rating_games`` limits rating to the first that many games of
 that order (default: all; rating costs about 20 us per game).
 
-Only the numba agents of ``uno_env.engine.policies.AGENT_CODES`` can be run here; any
-other agent raises ValueError.
+Agents are names of numba agents (``uno_env.engine.policies.AGENT_CODES``), played
+inside ``simulate``, or Python objects with ``act_batch(obs, mask)`` (a trained network),
+played through ``VectorEnv`` in batches of the same game indices: a lineup's results
+are the same either way when the policies are.
 """
 from __future__ import annotations
 
@@ -66,20 +68,65 @@ def lineups(agents, num_players: int) -> list[tuple[str, ...]]:
     return [tuple(agents[(r + s) % k] for s in range(num_players)) for r in range(k)]
 
 
-def _check_agents(agents) -> tuple[str, ...]:
+def _check_agents(agents) -> tuple[tuple[str, ...], dict]:
+    """Agent names, and the Python agents among them by name. An agent is a numba
+    agent's name (``AGENT_CODES``) or an object with ``act_batch(obs, mask)`` (a trained
+    network, say), named by its ``name`` attribute."""
     if isinstance(agents, str):
         agents = tuple(a.strip() for a in agents.split(",") if a.strip())
     agents = tuple(agents)
     if len(agents) < 2:
         raise ValueError(f"a tournament needs at least two agents, got {agents!r}")
-    bad = [a for a in agents if not isinstance(a, str) or a not in AGENT_CODES]
+    names, python_agents, bad = [], {}, []
+    for a in agents:
+        if isinstance(a, str):
+            (names if a in AGENT_CODES else bad).append(a)
+        elif callable(getattr(a, "act_batch", None)):
+            name = str(getattr(a, "name", type(a).__name__))
+            names.append(name)
+            python_agents[name] = a
+        else:
+            bad.append(type(a).__name__)
     if bad:
-        shown = [a if isinstance(a, str) else type(a).__name__ for a in bad]
-        raise ValueError(f"unsupported agent(s) {shown}: tournaments run the numba agents "
-                         f"{', '.join(AGENT_CODES)} (pass their names)")
-    if len(set(agents)) != len(agents):
-        raise ValueError(f"agents must be distinct, got {agents!r}")
-    return agents
+        raise ValueError(f"unsupported agent(s) {bad}: pass the name of a numba agent "
+                         f"({', '.join(AGENT_CODES)}) or an object with "
+                         f"act_batch(obs, mask)")
+    if len(set(names)) != len(names):
+        raise ValueError(f"agents must have distinct names, got {names!r}")
+    return tuple(names), python_agents
+
+
+def _play_batched(preset, num_players, lineup, python_agents, num_games, seed,
+                  first_game, rules, batch=1024):
+    """Games ``first_game ..`` of ``seed`` through the VectorEnv, for lineups with Python
+    agents; each agent acts on the observations of its seat in batches. Named numba
+    agents play through their Python classes (the same kernels)."""
+    from agents import make_agent  # the Python agents live above uno_env
+
+    from uno_env.config import make_config
+    from uno_env.vector import VectorEnv
+
+    config = make_config(preset, num_players, **rules)
+    seat_agents = [python_agents[n] if n in python_agents else make_agent(n, config, seed=seed)
+                   for n in lineup]
+    winner = np.empty(num_games, np.int32)
+    points = np.empty((num_games, num_players), np.int32)
+    for lo in range(0, num_games, batch):
+        size = min(batch, num_games - lo)
+        venv = VectorEnv(size, preset, num_players, seed=seed, auto_reset=False, **rules)
+        obs, mask, player = venv.reset(first_game=first_game + lo)
+        actions = np.zeros(size, np.int64)
+        while not (done := venv.done).all():
+            actions[:] = 0
+            for seat, agent in enumerate(seat_agents):
+                idx = np.flatnonzero(~done & (player == seat))
+                if len(idx):
+                    actions[idx] = agent.act_batch(obs[idx], mask[idx])
+            obs, mask, player = venv.step(actions)[:3]
+        winner[lo:lo + size] = venv.winner
+        points[lo:lo + size] = venv._state.scores if config.rules.target_score > 0 \
+            else venv.round_points
+    return winner, points
 
 
 @dataclass
@@ -297,7 +344,7 @@ def tournament(agents=("random", "greedy", "heuristic"), preset: str = "classic"
 
     ``num_games`` is rounded up to a multiple of the number of agents. ``rating_games``
     rates only the first that many games (default all)."""
-    agents = _check_agents(agents)
+    agents, python_agents = _check_agents(agents)
     if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)) \
             or num_games < 1:
         raise ValueError(f"num_games must be a positive integer, got {num_games!r}")
@@ -316,11 +363,17 @@ def tournament(agents=("random", "greedy", "heuristic"), preset: str = "classic"
         for r, lineup in enumerate(lus):
             for lo in range(0, g, CHUNK):
                 hi = min(lo + CHUNK, g)
-                res = simulate(preset, num_players, agents=lineup, num_games=hi - lo,
-                               seed=seed, threads=threads, first_game=r * g + lo, **rules)
-                used_threads = res.threads
-                winner[r, lo:hi] = res.winner
-                points[r, lo:hi] = res.points
+                if any(a in python_agents for a in lineup):
+                    winner[r, lo:hi], points[r, lo:hi] = _play_batched(
+                        preset, num_players, lineup, python_agents, hi - lo, seed,
+                        r * g + lo, rules)
+                else:
+                    res = simulate(preset, num_players, agents=lineup, num_games=hi - lo,
+                                   seed=seed, threads=threads, first_game=r * g + lo,
+                                   **rules)
+                    used_threads = res.threads
+                    winner[r, lo:hi] = res.winner
+                    points[r, lo:hi] = res.points
                 if bar is not None:
                     bar.update(hi - lo)
     finally:

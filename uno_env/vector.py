@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from uno_env.config import make_config
+from uno_env.engine import codes as C
 from uno_env.engine.batch import vector_reset, vector_step
 from uno_env.engine.state import allocate, state_nbytes
 from uno_env.rules import check_seed
@@ -25,7 +26,7 @@ class VectorEnv:
     """``num_envs`` games of one configuration (see the module docstring)."""
 
     def __init__(self, num_envs: int, preset: str = "classic", num_players: int = 4,
-                 seed: int = 0, **rules):
+                 seed: int = 0, auto_reset: bool = True, **rules):
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) \
                 or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
@@ -34,6 +35,8 @@ class VectorEnv:
         self.num_envs = int(num_envs)
         self.num_players = self.config.num_players
         self.seed = check_seed(seed)
+        #: replace a finished game at once; if False it stays finished (see ``done``)
+        self.auto_reset = bool(auto_reset)
         cfg = self.config
         self._state = allocate(self.num_envs, cfg.num_players, cfg.deck.num_types,
                                cfg.deck.num_cards)
@@ -53,13 +56,15 @@ class VectorEnv:
     def state_bytes_per_game(self) -> int:
         return state_nbytes(self._state)
 
-    def reset(self, seed: int | None = None):
-        """Deal games ``0 .. num_envs-1`` of ``seed`` (default: the constructor's)."""
+    def reset(self, seed: int | None = None, first_game: int = 0):
+        """Deal games ``first_game .. first_game + num_envs - 1`` of ``seed`` (default:
+        the constructor's seed)."""
         if seed is not None:
             self.seed = check_seed(seed)
-        vector_reset(self._state, self.config.spec, np.uint64(self.seed), 0,
+        first_game = check_seed(first_game)
+        vector_reset(self._state, self.config.spec, np.uint64(self.seed), first_game,
                      self.game_index, self._obs, self._mask, self._player)
-        self._next_index[0] = self.num_envs
+        self._next_index[0] = first_game + self.num_envs
         self._ready = True
         return self._obs, self._mask, self._player
 
@@ -76,7 +81,8 @@ class VectorEnv:
         actions = actions.astype(np.int64, copy=False)
         bad = vector_step(self._state, self.config.spec, actions, np.uint64(self.seed),
                           self._next_index, self.game_index, self._obs, self._mask,
-                          self._player, self._rewards, self._terminated, self._truncated)
+                          self._player, self._rewards, self._terminated, self._truncated,
+                          self.auto_reset)
         if bad >= 0:
             legal = [self.layout.decode(a) for a in np.flatnonzero(self._mask[bad])]
             raise ValueError(f"action {int(actions[bad])} is not legal in game {bad} "
@@ -84,6 +90,21 @@ class VectorEnv:
                              f"{', '.join(legal)}. No game was stepped.")
         return (self._obs, self._mask, self._player, self._rewards, self._terminated,
                 self._truncated)
+
+    @property
+    def done(self) -> np.ndarray:
+        """bool[B]: games that have ended (only ever True without ``auto_reset``)."""
+        return self._state.info[:, C.I_STATUS] != C.STATUS_PLAYING
+
+    @property
+    def winner(self) -> np.ndarray:
+        """int[B]: winner of each slot's game, -1 while playing or if truncated."""
+        return self._state.info[:, C.I_MATCH_WINNER].copy()
+
+    @property
+    def round_points(self) -> np.ndarray:
+        """int[B, P]: points of each slot's last finished round."""
+        return self._state.round_points.copy()
 
     def random_actions(self, rng: np.random.Generator) -> np.ndarray:
         """A uniformly random legal action per game (numpy; for tests and benchmarks)."""

@@ -106,24 +106,33 @@ def vector_reset(st, sp, seed, first_index, game_index, obs, mask, player):
 
 @njit
 def vector_step(st, sp, actions, seed, next_index, game_index, obs, mask, player, rewards,
-                terminated, truncated):
+                terminated, truncated, auto_reset):
     """Apply ``actions[g]`` in every game; auto-reset finished games with the next game
     index. Returns -1, or the first slot whose action is illegal (nothing changed then).
-    ``next_index`` is a one-element array holding the next game index to deal."""
+    ``next_index`` is a one-element array holding the next game index to deal. Without
+    ``auto_reset`` a finished game stays finished and its action is ignored."""
     num_games = st.info.shape[0]
     num_actions = mask.shape[1]
     for g in range(num_games):
         a = actions[g]
+        if st.info[g, C.I_STATUS] != C.STATUS_PLAYING:
+            continue
         if a < 0 or a >= num_actions or mask[g, a] == 0:
             return g
     for g in range(num_games):
+        if st.info[g, C.I_STATUS] != C.STATUS_PLAYING:
+            terminated[g] = False
+            truncated[g] = False
+            for q in range(rewards.shape[1]):
+                rewards[g, q] = 0.0
+            continue
         _apply_inlined(st, g, sp, actions[g])
         status = st.info[g, C.I_STATUS]
         for q in range(rewards.shape[1]):
             rewards[g, q] = st.rewards[g, q]
         terminated[g] = status == C.STATUS_OVER
         truncated[g] = status == C.STATUS_TRUNCATED
-        if status != C.STATUS_PLAYING:
+        if status != C.STATUS_PLAYING and auto_reset:
             game_index[g] = next_index[0]
             st.rng[g] = seed_stream(seed, next_index[0])
             next_index[0] += 1
