@@ -26,7 +26,8 @@ game by game (lineups interleaved: game ``i`` of every lineup before game ``i + 
 the winner's agent ranked first and the other agents at the table tied second (the
 engine reports points for the winner only, so no finer order is available); truncated
 games are not rated. ``rating_games`` limits rating to the first that many games of
-that order (default: all; rating costs about 20 us per game).
+that order (default 20,000, where the ratings have long settled with ``tau=0``; ``None``
+rates all; rating costs about 20 us per game, as long as playing 5 games).
 
 Agents are names of numba agents (``uno_env.engine.policies.AGENT_CODES``), played
 inside ``simulate``, or Python objects with ``act_batch(obs, mask)`` (a trained network),
@@ -339,11 +340,11 @@ def _rate(agents, seats, win_agent, limit):
 def tournament(agents=("random", "greedy", "heuristic"), preset: str = "classic",
                num_players: int = 4, num_games: int = 100_000, seed: int = 0,
                threads: int | None = None, progress: bool = True,
-               rating_games: int | None = None, **rules) -> TournamentResult:
+               rating_games: int | None = 20_000, **rules) -> TournamentResult:
     """Play every agent in every seat equally often (see the module docstring).
 
     ``num_games`` is rounded up to a multiple of the number of agents. ``rating_games``
-    rates only the first that many games (default all)."""
+    rates only the first that many games (default 20,000; None rates all)."""
     agents, python_agents = _check_agents(agents)
     if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)) \
             or num_games < 1:
