@@ -114,6 +114,29 @@ def _next_opponent_cards(obs, sp, o_dir, o_opp):
     return int(obs[o_opp + rel - 1])
 
 
+GO_ON = -2  # _reflexes: no reflex applies, the policy decides
+
+
+@njit
+def _reflexes(obs, mask, sp, counts):
+    """What both baselines do before any thought: -1 when nothing is legal, always
+    catch, and name the colour held most for a wild turned up first. Fills ``counts``
+    (cards per colour slot) and returns (action or GO_ON, phase, side, best colour)."""
+    offsets = _offsets(sp)
+    o_phase, o_side = offsets[3], offsets[6]
+    side = int(obs[o_side])
+    phase = _argmax_onehot(obs, o_phase, C.NUM_PHASES)
+    _color_counts(obs, sp, side, counts)
+    best_color = _best_color(counts)
+    if _lowest_legal(mask) < 0:
+        return -1, phase, side, best_color
+    if mask[sp.layout[C.L_CATCH]] != 0:
+        return sp.layout[C.L_CATCH], phase, side, best_color
+    if phase == C.PHASE_COLOR:
+        return sp.layout[C.L_COLOR] + best_color, phase, side, best_color
+    return GO_ON, phase, side, best_color
+
+
 # --- greedy -----------------------------------------------------------------------------
 
 
@@ -126,18 +149,11 @@ def greedy_policy(obs, mask, sp):
     card of the colour in force (never bluffs); names the colour it holds most; plays a
     playable drawn card; draws only when nothing is playable; never challenges."""
     lay = sp.layout
-    if _lowest_legal(mask) < 0:
-        return -1
-    if mask[lay[C.L_CATCH]] != 0:
-        return lay[C.L_CATCH]
-    o_hand, o_col, o_dir, o_phase, o_opp, o_played, o_side = _offsets(sp)
-    side = int(obs[o_side])
-    phase = _argmax_onehot(obs, o_phase, C.NUM_PHASES)
     counts = np.zeros(4, np.int64)
-    _color_counts(obs, sp, side, counts)
-    best_color = _best_color(counts)
-    if phase == C.PHASE_COLOR:
-        return lay[C.L_COLOR] + best_color
+    reflex, phase, side, best_color = _reflexes(obs, mask, sp, counts)
+    if reflex != GO_ON:
+        return reflex
+    o_hand, o_col, o_dir, o_phase, o_opp, o_played, o_side = _offsets(sp)
     if phase == C.PHASE_CHALLENGE:
         if mask[lay[C.L_ACCEPT]] != 0:
             return lay[C.L_ACCEPT]
@@ -256,18 +272,11 @@ def heuristic_policy(obs, mask, sp):
     stop a next player close to going out when nothing else is playable; names the
     colour it holds most."""
     lay = sp.layout
-    if _lowest_legal(mask) < 0:
-        return -1
-    if mask[lay[C.L_CATCH]] != 0:
-        return lay[C.L_CATCH]
-    o_hand, o_col, o_dir, o_phase, o_opp, o_played, o_side = _offsets(sp)
-    side = int(obs[o_side])
-    phase = _argmax_onehot(obs, o_phase, C.NUM_PHASES)
     counts = np.zeros(4, np.int64)
-    _color_counts(obs, sp, side, counts)
-    best_color = _best_color(counts)
-    if phase == C.PHASE_COLOR:
-        return lay[C.L_COLOR] + best_color
+    reflex, phase, side, best_color = _reflexes(obs, mask, sp, counts)
+    if reflex != GO_ON:
+        return reflex
+    o_hand, o_col, o_dir, o_phase, o_opp, o_played, o_side = _offsets(sp)
     if phase == C.PHASE_CHALLENGE:
         if mask[lay[C.L_CHALLENGE]] != 0 and \
                 _challenge_odds(obs, sp, side, o_col, o_dir, o_opp, o_played) \
