@@ -5,7 +5,8 @@ import numpy as np
 
 from uno_env._jit import bind
 from uno_env.config import Config, make_config
-from uno_env.engine.policies import greedy_policy, heuristic_policy
+from uno_env.engine.policies import (AGENT_GREEDY, AGENT_HEURISTIC, greedy_policy,
+                                     heuristic_policy, policy_batch)
 
 
 def _split(observation, action_mask):
@@ -80,6 +81,13 @@ class RandomAgent(Agent):
         self.config = None if config is None else _config_of(config)
         self.rng = np.random.default_rng(seed)
 
+    def act_batch(self, observations, action_masks) -> np.ndarray:
+        """A uniformly random legal action per row, vectorised."""
+        mask = np.asarray(action_masks)
+        if not mask.any(axis=1).all():
+            raise ValueError("no legal action in some row: those episodes are over")
+        return (self.rng.random(mask.shape) * (mask != 0)).argmax(axis=1)
+
     def act(self, observation, action_mask=None) -> int:
         _, mask = _split(observation, action_mask)
         legal = np.flatnonzero(np.asarray(mask))
@@ -119,6 +127,21 @@ class _KernelAgent(Agent):
             raise ValueError("no legal action: the episode is over for this agent")
         return action
 
+    def act_batch(self, observations, action_masks) -> np.ndarray:
+        """One action per row, all rows in one kernel call (same policy as ``act``)."""
+        obs = np.ascontiguousarray(observations, dtype=np.float32)
+        mask = np.ascontiguousarray(action_masks, dtype=np.uint8)
+        if obs.ndim != 2 or obs.shape[1:] != self._obs.shape \
+                or mask.shape != (len(obs), *self._mask.shape):
+            raise ValueError(f"act_batch takes observations[B, {self._obs.shape[0]}] and "
+                             f"masks[B, {self._mask.shape[0]}], got {obs.shape} and "
+                             f"{mask.shape}")
+        out = np.empty(len(obs), np.int64)
+        policy_batch(self._code, obs, mask, self.config.spec, out)
+        if (out < 0).any():
+            raise ValueError("no legal action in some row: those episodes are over")
+        return out
+
 
 class GreedyAgent(_KernelAgent):
     """Plays the legal coloured card worth most points, wilds last, never bluffs or
@@ -126,6 +149,7 @@ class GreedyAgent(_KernelAgent):
 
     name = kernel = "greedy"
     policy = greedy_policy
+    _code = AGENT_GREEDY
 
 
 class HeuristicAgent(_KernelAgent):
@@ -134,6 +158,7 @@ class HeuristicAgent(_KernelAgent):
 
     name = kernel = "heuristic"
     policy = heuristic_policy
+    _code = AGENT_HEURISTIC
 
 
 AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "heuristic": HeuristicAgent}

@@ -340,3 +340,14 @@ def choose_action(kind, st, g, sp, mask, obs):
         return heuristic_policy(obs, mask, sp)
     # the random agent draws from the game's own stream
     return random_legal(st, g, sp, mask)
+
+
+@njit
+def policy_batch(kind, obs, mask, sp, out):
+    """``out[b]``: the greedy (``kind`` AGENT_GREEDY) or heuristic policy's action for
+    row ``b`` of ``obs[B, D]`` and ``mask[B, A]`` (the Python agents' ``act_batch``)."""
+    for b in range(obs.shape[0]):
+        if kind == AGENT_GREEDY:
+            out[b] = greedy_policy(obs[b], mask[b], sp)
+        else:
+            out[b] = heuristic_policy(obs[b], mask[b], sp)
