@@ -2,7 +2,7 @@
 the ``Spec`` tables the kernels read. Built once per configuration and cached."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import lru_cache
 
 import gymnasium
@@ -23,13 +23,30 @@ class Config:
     layout: ActionLayout = field(repr=False)
     spec: Spec = field(repr=False)
 
+    def rule_overrides(self) -> dict:
+        """The rule flags that differ from the preset's (``make_config(preset, P,
+        **overrides)`` rebuilds this configuration)."""
+        from uno_env.rules import PRESETS
+        base = PRESETS[self.preset]
+        return {f.name: getattr(self.rules, f.name) for f in fields(self.rules)
+                if getattr(self.rules, f.name) != getattr(base, f.name)}
+
     @property
     def action_space(self) -> gymnasium.spaces.Discrete:
         return gymnasium.spaces.Discrete(self.layout.size)
 
     @property
     def observation_space(self) -> gymnasium.spaces.Box:
-        return gymnasium.spaces.Box(0.0, np.inf, (self.layout.obs_size,), np.float32)
+        # every entry counts cards (at most the deck) except the match scores, which stay
+        # below the target plus one round's worth of points
+        from uno_env.engine.observe import observation_slices
+        deck = self.deck
+        high = np.full(self.layout.obs_size, float(deck.num_cards), np.float32)
+        points = int((deck.face_points[deck.type_face].max(axis=1) * deck.type_count).sum())
+        high[observation_slices(deck.num_types, self.num_players)["scores"]] = \
+            self.rules.target_score + points
+        return gymnasium.spaces.Box(np.float32(0.0), high, (self.layout.obs_size,),
+                                    np.float32)
 
 
 def make_config(preset: str = "classic", num_players: int = 4, **overrides) -> Config:

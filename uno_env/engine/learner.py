@@ -1,0 +1,203 @@
+"""Kernels for training one seat (the *learner*) while the other seats play inside numba.
+
+Slot ``g`` of a batch holds one game; ``lb.seat_kind[g, p]`` says who decides for seat
+``p`` of that game:
+
+* ``>= 0``: a numba agent (``policies.AGENT_*``), played here without leaving numba;
+* ``LEARNER``: the learner; the kernels stop when it has to decide;
+* ``<= EXTERNAL``: Python opponent ``EXTERNAL - kind`` (a trained network, say); the
+  kernels stop and the Python side decides for it (``external_observe``/``external_step``).
+
+``lb.waiting[g]`` is the kind of the seat the game waits for (``LEARNER`` or a Python
+opponent) and ``DONE`` for a finished game that is not reset. The learner's reward is the
+sum of ``state.rewards[g, learner]`` over every move between two of its decisions,
+whoever makes them, so the learner sees its loss when an opponent goes out.
+
+Game ``i`` of a seed deals ``seed_stream(seed, i)`` as everywhere else, and its learner
+seat and opponent line-up come from a second stream of ``(seed, i)``, so a game never
+depends on the batch size or on the order in which slots finish.
+"""
+from collections import namedtuple
+
+import numpy as np
+
+from uno_env._jit import njit
+from uno_env.engine import codes as C
+from uno_env.engine.core import apply_action, legal_mask, reset_game
+from uno_env.engine.observe import observe
+from uno_env.engine.policies import choose_action
+from uno_env.engine.rng import seed_stream
+
+LEARNER = -1
+EXTERNAL = -2
+DONE = -100
+
+#: mixes the seed so the seat stream differs from the card stream of the same game
+SEAT_SALT = np.uint64(0x5EA7_1EA2_0000_0001)
+
+#: the learner-side buffers of a batch (all arrays; ``B`` games, ``P`` players,
+#: ``D`` observation size, ``A`` actions, ``M`` opponent line-ups)
+LearnerBuffers = namedtuple("LearnerBuffers", [
+    "seat_kind",     # int32[B, P]: who decides for each seat (module docstring)
+    "learner",       # int32[B]: the learner's seat
+    "waiting",       # int32[B]: kind of the seat the game waits for, or DONE
+    "game_index",    # int64[B]: index of the game in each slot
+    "next_index",    # int64[1]: the next game index to deal
+    "reward",        # float32[B]: the learner's reward since its last decision
+    "terminated",    # bool[B]: the learner's episode ended in this step
+    "truncated",     # bool[B]: ... by max_turns
+    "obs",           # float32[B, D]: the learner's observation (when waiting == LEARNER)
+    "mask",          # uint8[B, A]: the learner's legal actions
+    "final_obs",     # float32[B, D]: the learner's last observation of an ended episode
+    "lineups",       # int32[M, P-1]: opponent kinds by seat after the learner
+    "params",        # int64[2]: [learner seat or -1 for a random seat, auto_reset]
+    "scratch_mask",  # uint8[A]: numba opponents' scratch
+    "scratch_obs",   # float32[D]
+])
+
+
+def allocate_learner(num_envs, num_players, obs_size, num_actions, lineups, seat,
+                     auto_reset):
+    b = num_envs
+    return LearnerBuffers(
+        np.zeros((b, num_players), np.int32), np.zeros(b, np.int32),
+        np.full(b, DONE, np.int32), np.zeros(b, np.int64), np.zeros(1, np.int64),
+        np.zeros(b, np.float32), np.zeros(b, np.bool_), np.zeros(b, np.bool_),
+        np.zeros((b, obs_size), np.float32), np.zeros((b, num_actions), np.uint8),
+        np.zeros((b, obs_size), np.float32), np.ascontiguousarray(lineups, np.int32),
+        np.array([seat, int(auto_reset)], np.int64), np.zeros(num_actions, np.uint8),
+        np.zeros(obs_size, np.float32))
+
+
+@njit
+def seat_draw(seed, index, n):
+    """A uniform integer in [0, n) from the seat stream of game ``index``."""
+    x = seed_stream(seed ^ SEAT_SALT, index) >> np.uint64(32)
+    return np.int64((x * np.uint64(n)) >> np.uint64(32))
+
+
+@njit
+def _deal(st, g, sp, lb, seed, index):
+    """Deal game ``index`` into slot ``g``: cards, learner seat, opponent line-up."""
+    num_players = sp.rules[C.R_NUM_PLAYERS]
+    lb.game_index[g] = index
+    st.rng[g] = seed_stream(seed, index)
+    reset_game(st, g, sp)
+    draws = seat_draw(seed, index, num_players * lb.lineups.shape[0])
+    seat = lb.params[0]
+    if seat < 0:
+        seat = draws % num_players
+    lineup = draws // num_players
+    lb.learner[g] = seat
+    lb.seat_kind[g, seat] = LEARNER
+    for k in range(1, num_players):
+        lb.seat_kind[g, (seat + k) % num_players] = lb.lineups[lineup, k - 1]
+
+
+@njit
+def _settle(st, g, sp, lb, seed):
+    """Play numba seats until the learner or a Python opponent must decide; on the way
+    record an ended episode and, with auto-reset, deal the next game."""
+    while True:
+        while st.info[g, C.I_STATUS] == C.STATUS_PLAYING:
+            kind = lb.seat_kind[g, st.info[g, C.I_CURRENT]]
+            if kind < 0:
+                break
+            apply_action(st, g, sp,
+                         choose_action(kind, st, g, sp, lb.scratch_mask, lb.scratch_obs))
+            lb.reward[g] += st.rewards[g, lb.learner[g]]
+        status = st.info[g, C.I_STATUS]
+        if status == C.STATUS_PLAYING:
+            kind = lb.seat_kind[g, st.info[g, C.I_CURRENT]]
+            lb.waiting[g] = kind
+            if kind == LEARNER:
+                legal_mask(st, g, sp, lb.mask[g])
+                observe(st, g, sp, lb.learner[g], lb.obs[g])
+            return
+        lb.terminated[g] = status == C.STATUS_OVER
+        lb.truncated[g] = status == C.STATUS_TRUNCATED
+        observe(st, g, sp, lb.learner[g], lb.final_obs[g])
+        if lb.params[1] == 0:
+            lb.waiting[g] = DONE
+            lb.mask[g] = 0
+            lb.obs[g] = lb.final_obs[g]
+            return
+        index = lb.next_index[0]
+        lb.next_index[0] = index + 1
+        _deal(st, g, sp, lb, seed, index)
+
+
+@njit
+def learner_reset(st, sp, lb, seed, first_index):
+    """Deal games ``first_index ..`` into every slot and play to the learner's turn."""
+    lb.next_index[0] = first_index + st.info.shape[0]
+    for g in range(st.info.shape[0]):
+        lb.reward[g] = 0.0
+        lb.terminated[g] = False
+        lb.truncated[g] = False
+        _deal(st, g, sp, lb, seed, first_index + g)
+        _settle(st, g, sp, lb, seed)
+
+
+@njit
+def learner_step(st, sp, lb, seed, actions):
+    """Apply the learner's ``actions[g]`` in every game waiting for it and play on to its
+    next decision. Returns -1, or the first slot whose action is illegal (then nothing
+    changed). Games waiting for a Python opponent or done are left alone."""
+    num_actions = lb.mask.shape[1]
+    for g in range(st.info.shape[0]):
+        if lb.waiting[g] == LEARNER:
+            a = actions[g]
+            if a < 0 or a >= num_actions or lb.mask[g, a] == 0:
+                return g
+    for g in range(st.info.shape[0]):
+        lb.reward[g] = 0.0
+        lb.terminated[g] = False
+        lb.truncated[g] = False
+        if lb.waiting[g] == LEARNER:
+            apply_action(st, g, sp, actions[g])
+            lb.reward[g] += st.rewards[g, lb.learner[g]]
+            _settle(st, g, sp, lb, seed)
+    return -1
+
+
+@njit
+def external_observe(st, sp, rows, obs, mask):
+    """Observation and legal mask of the current decider of each game in ``rows``."""
+    for i in range(rows.shape[0]):
+        g = rows[i]
+        legal_mask(st, g, sp, mask[i])
+        observe(st, g, sp, st.info[g, C.I_CURRENT], obs[i])
+
+
+@njit
+def external_step(st, sp, lb, seed, rows, actions, mask):
+    """Apply a Python opponent's ``actions[i]`` in game ``rows[i]`` (``mask[i]`` from
+    ``external_observe``) and play on. Returns -1 or the first illegal ``i``."""
+    for i in range(rows.shape[0]):
+        a = actions[i]
+        if a < 0 or a >= mask.shape[1] or mask[i, a] == 0:
+            return i
+    for i in range(rows.shape[0]):
+        g = rows[i]
+        apply_action(st, g, sp, actions[i])
+        lb.reward[g] += st.rewards[g, lb.learner[g]]
+        _settle(st, g, sp, lb, seed)
+    return -1
+
+
+@njit
+def learner_resume(st, sp, lb, seed, lineup):
+    """Slot 0 holds a game already under way (copied from a ``Game``): seat the learner
+    at ``lb.params[0]`` and the opponents of ``lb.lineups[lineup]``, then play on to the
+    learner's decision."""
+    num_players = sp.rules[C.R_NUM_PLAYERS]
+    seat = lb.params[0]
+    lb.learner[0] = seat
+    lb.seat_kind[0, seat] = LEARNER
+    for k in range(1, num_players):
+        lb.seat_kind[0, (seat + k) % num_players] = lb.lineups[lineup, k - 1]
+    lb.reward[0] = 0.0
+    lb.terminated[0] = False
+    lb.truncated[0] = False
+    _settle(st, 0, sp, lb, seed)

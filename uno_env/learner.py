@@ -1,0 +1,350 @@
+"""Learning one seat against opponents: ``LearnerBatch`` (many games, numpy in and out)
+and ``SingleAgentEnv`` (a Gymnasium env on one game of it).
+
+    >>> env = SingleAgentEnv("classic", 2, opponents="heuristic", seed=0)
+    >>> obs, info = env.reset()
+    >>> obs, reward, terminated, truncated, info = env.step(env.action_masks().argmax())
+
+The opponents play between two of the learner's decisions: named baseline agents
+("random", "greedy", "heuristic") inside numba (``uno_env.engine.learner``), other agents
+(any object with ``act_batch(observations, masks)``, e.g. ``agents.PPOAgent``) in
+batches from Python. The reward of a step is the learner's own reward from everything
+that happened since its last decision (RULES.md 7), so it sees its loss when an opponent
+goes out. Observations are the learner's, in the documented layout of
+``uno_env.engine.observe``.
+
+``opponents`` is one of:
+
+* a name or an agent object: every opponent seat;
+* a sequence of ``num_players - 1`` of them: the seats after the learner, in seat order;
+* a list of such line-ups (lists): each game draws one of them uniformly.
+
+``seat`` is the learner's seat, or "random" for a seat drawn per game. Game ``i`` of a
+seed deals the same cards as ``Game(...).reset(seed, index=i)``.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+
+from uno_env.config import make_config
+from uno_env.engine import learner as K
+from uno_env.engine.policies import AGENT_CODES
+from uno_env.engine.state import allocate
+from uno_env.rules import check_seed
+
+
+def _is_agent_object(x) -> bool:
+    return callable(getattr(x, "act_batch", None))
+
+
+def parse_opponents(opponents, num_players: int):
+    """``opponents`` (module docstring) -> (int32[M, P-1] seat kinds, Python agents)."""
+    n = num_players - 1
+    externals: list = []
+
+    def kind(x) -> int:
+        if isinstance(x, str):
+            if x not in AGENT_CODES:
+                raise ValueError(f"unknown opponent {x!r}; named opponents are "
+                                 f"{', '.join(AGENT_CODES)}, or pass an agent object "
+                                 f"with act_batch(observations, masks)")
+            return AGENT_CODES[x]
+        if _is_agent_object(x):
+            for j, e in enumerate(externals):
+                if e is x:
+                    return K.EXTERNAL - j
+            externals.append(x)
+            return K.EXTERNAL - (len(externals) - 1)
+        raise ValueError(f"an opponent is a name ({', '.join(AGENT_CODES)}) or an object "
+                         f"with act_batch(observations, masks), got {x!r}")
+
+    def lineup(x) -> list[int]:
+        if isinstance(x, str) or _is_agent_object(x) or not isinstance(x, (list, tuple)):
+            return [kind(x)] * n
+        x = list(x)
+        if len(x) == 1:
+            return [kind(x[0])] * n
+        if len(x) != n:
+            raise ValueError(f"a line-up names 1 or num_players - 1 = {n} opponents, got "
+                             f"{len(x)}; for a mix of line-ups pass a list of lists, "
+                             f"e.g. [['random'], ['heuristic']]")
+        return [kind(y) for y in x]
+
+    if isinstance(opponents, (list, tuple)) and opponents \
+            and all(isinstance(x, (list, tuple)) for x in opponents):
+        table = [lineup(x) for x in opponents]
+    else:
+        if isinstance(opponents, (list, tuple)) and not opponents:
+            raise ValueError("opponents is empty")
+        table = [lineup(opponents)]
+    return np.array(table, np.int32).reshape(len(table), n), externals
+
+
+class LearnerBatch:
+    """``num_envs`` games in which one seat learns (see the module docstring).
+
+    ``reset()`` returns ``(obs, mask)`` of the learner in every game; ``step(actions)``
+    returns ``(obs, mask, reward, terminated, truncated)``. The arrays are reused by the
+    next call. With ``auto_reset`` a game that ends is replaced at once by the next game
+    index (its last observation is in ``final_obs``); without it the game stays ended.
+    """
+
+    def __init__(self, num_envs: int, preset: str = "classic", num_players: int = 2,
+                 opponents: Any = "random", seat: int | str = "random", seed: int = 0,
+                 auto_reset: bool = True, **rules):
+        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) \
+                or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+        self.config = cfg = make_config(preset, num_players, **rules)
+        self.layout = cfg.layout
+        self.num_envs = int(num_envs)
+        self.num_players = cfg.num_players
+        self.seed = check_seed(seed)
+        if seat == "random":
+            seat_code = -1
+        elif isinstance(seat, (int, np.integer)) and not isinstance(seat, bool) \
+                and 0 <= seat < cfg.num_players:
+            seat_code = int(seat)
+        else:
+            raise ValueError(f"seat must be 'random' or a seat 0..{cfg.num_players - 1}, "
+                             f"got {seat!r}")
+        self.seat = seat
+        lineups, self.external_agents = parse_opponents(opponents, cfg.num_players)
+        self.opponents = opponents
+        self._state = allocate(self.num_envs, cfg.num_players, cfg.deck.num_types,
+                               cfg.deck.num_cards)
+        self._lb = K.allocate_learner(self.num_envs, cfg.num_players, self.layout.obs_size,
+                                      self.layout.size, lineups, seat_code, auto_reset)
+        self._ready = False
+
+    # --- views of the buffers (reused between calls) ------------------------------------
+    @property
+    def obs(self) -> np.ndarray:
+        return self._lb.obs
+
+    @property
+    def mask(self) -> np.ndarray:
+        return self._lb.mask
+
+    @property
+    def final_obs(self) -> np.ndarray:
+        """float32[B, D]: the learner's last observation of the episode that ended in
+        the last step (rows where ``terminated | truncated``)."""
+        return self._lb.final_obs
+
+    @property
+    def learner_seat(self) -> np.ndarray:
+        return self._lb.learner
+
+    @property
+    def game_index(self) -> np.ndarray:
+        return self._lb.game_index
+
+    @property
+    def done(self) -> np.ndarray:
+        """bool[B]: games that have ended and wait for a reset (only without auto-reset)."""
+        return self._lb.waiting == K.DONE
+
+    def reset(self, seed: int | None = None, first_game: int = 0):
+        """Deal games ``first_game .. first_game + num_envs - 1`` of ``seed`` (default: the
+        constructor's) and play each to the learner's first decision."""
+        if seed is not None:
+            self.seed = check_seed(seed)
+        first_game = check_seed(first_game)
+        K.learner_reset(self._state, self.config.spec, self._lb, np.uint64(self.seed),
+                        first_game)
+        self._run_externals()
+        self._ready = True
+        return self._lb.obs, self._lb.mask
+
+    @classmethod
+    def from_game(cls, game, seat: int, opponents: Any = "random") -> "LearnerBatch":
+        """One slot continuing ``game`` (a ``uno_env.Game``, e.g. from
+        ``Game.from_scenario``) with the learner at ``seat``; the opponents play first if
+        it is not the learner's turn. The game itself is not changed, and the slot is not
+        reset when it ends."""
+        cfg = game.config
+        batch = cls(1, cfg.preset, cfg.num_players, opponents, seat, game.seed,
+                    auto_reset=False, **cfg.rule_overrides())
+        for mine, theirs in zip(batch._state, game._state):
+            mine[...] = theirs
+        K.learner_resume(batch._state, cfg.spec, batch._lb, np.uint64(batch.seed), 0)
+        batch._run_externals()
+        batch._ready = True
+        return batch
+
+    def step(self, actions):
+        if not self._ready:
+            raise ValueError("call reset() before step()")
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
+            raise ValueError(f"actions must be an integer array of shape ({self.num_envs},),"
+                             f" got {actions.dtype} {actions.shape}")
+        lb = self._lb
+        bad = K.learner_step(self._state, self.config.spec, lb, np.uint64(self.seed),
+                             actions.astype(np.int64, copy=False))
+        if bad >= 0:
+            legal = [self.layout.decode(a) for a in np.flatnonzero(lb.mask[bad])]
+            raise ValueError(f"action {int(actions[bad])} is not legal in game {bad}; legal "
+                             f"moves: {', '.join(legal)}. No game was stepped.")
+        self._run_externals()
+        return lb.obs, lb.mask, lb.reward, lb.terminated, lb.truncated
+
+    def _run_externals(self) -> None:
+        """Let the Python opponents decide, in batches, until every game waits for the
+        learner (or is done)."""
+        if not self.external_agents:
+            return
+        lb, spec = self._lb, self.config.spec
+        obs_size, size = self.layout.obs_size, self.layout.size
+        while True:
+            pending = np.flatnonzero(lb.waiting <= K.EXTERNAL)
+            if len(pending) == 0:
+                return
+            who = K.EXTERNAL - lb.waiting[pending]
+            for j in np.unique(who):
+                rows = pending[who == j].astype(np.int64)
+                obs = np.empty((len(rows), obs_size), np.float32)
+                mask = np.empty((len(rows), size), np.uint8)
+                K.external_observe(self._state, spec, rows, obs, mask)
+                agent = self.external_agents[j]
+                actions = np.asarray(agent.act_batch(obs, mask), np.int64)
+                bad = K.external_step(self._state, spec, lb, np.uint64(self.seed), rows,
+                                      actions, mask)
+                if bad >= 0:
+                    raise RuntimeError(f"opponent {agent!r} chose illegal action "
+                                       f"{int(actions[bad])} in game {int(rows[bad])}")
+
+
+class SingleAgentEnv(gymnasium.Env):
+    """A Gymnasium env for one learning seat (see the module docstring).
+
+    ``reset(seed=s)`` deals game 0 of seed ``s``; each later ``reset()`` deals the next
+    game of that seed, so a run is reproducible from the constructor's ``seed``. The
+    info dict carries ``action_mask``, the learner's ``seat`` and the ``game_index``;
+    ``action_masks()`` is what sb3-contrib's ``MaskablePPO`` asks for.
+
+    An illegal action (any action of the space may come, e.g. from an agent without
+    masks or from ``gymnasium``'s env checker) is handled by ``illegal_action``:
+    "lose" (default) ends the episode with ``illegal_reward`` and
+    ``info["illegal_action"] = True``, the game state untouched; "raise" raises a
+    ValueError listing the legal moves."""
+
+    metadata = {"render_modes": ["ansi"]}
+
+    def __init__(self, preset: str = "classic", num_players: int = 2,
+                 opponents: Any = "random", seat: int | str = "random", seed: int = 0,
+                 render_mode: str | None = None, illegal_action: str = "lose",
+                 illegal_reward: float = -1.0, **rules):
+        if illegal_action not in ("lose", "raise"):
+            raise ValueError(f"illegal_action must be 'lose' or 'raise', got "
+                             f"{illegal_action!r}")
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        self.render_mode = render_mode
+        self.batch = LearnerBatch(1, preset, num_players, opponents, seat, seed,
+                                  auto_reset=False, **rules)
+        self.config = self.batch.config
+        self.observation_space = self.config.observation_space
+        self.action_space = self.config.action_space
+        self._next_game = 0
+        self._ready = False
+        self._forfeited = False
+
+    def _info(self) -> dict:
+        b = self.batch
+        return {"action_mask": b.mask[0].astype(np.int8),
+                "seat": int(b.learner_seat[0]), "game_index": int(b.game_index[0])}
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        if seed is not None:
+            self.batch.seed = check_seed(seed)
+            self._next_game = 0
+        obs, _ = self.batch.reset(first_game=self._next_game)
+        self._next_game += 1
+        self._ready = True
+        self._forfeited = False
+        return obs[0].copy(), self._info()
+
+    def step(self, action):
+        if not self._ready:
+            raise ValueError("call reset() before step()")
+        if self.batch.done[0] or self._forfeited:
+            raise ValueError("the episode is over: call reset()")
+        if isinstance(action, str):
+            action = self.config.layout.encode(action)
+        try:
+            a = int(action)
+        except (TypeError, ValueError):
+            raise ValueError(f"an action is an integer 0..{self.action_space.n - 1} or a "
+                             f"move string, got {action!r}") from None
+        if not (0 <= a < self.action_space.n and self.batch.mask[0, a]) \
+                and self.illegal_action == "lose":
+            self._forfeited = True
+            info = self._info()
+            info["action_mask"][:] = 0
+            info["illegal_action"] = True
+            return self.batch.obs[0].copy(), self.illegal_reward, True, False, info
+        obs, _, reward, terminated, truncated = self.batch.step(np.array([a], np.int64))
+        return (obs[0].copy(), float(reward[0]), bool(terminated[0]), bool(truncated[0]),
+                self._info())
+
+    def action_masks(self) -> np.ndarray:
+        """bool[A]: the learner's legal actions now (all False once the episode ended)."""
+        if self._forfeited:
+            return np.zeros(self.action_space.n, bool)
+        return self.batch.mask[0].astype(bool)
+
+    def render(self):
+        if self.render_mode != "ansi":
+            return None
+        b = self.batch
+        legal = [self.config.layout.decode(a) for a in np.flatnonzero(b.mask[0])]
+        return (f"game {int(b.game_index[0])}, learner seat {int(b.learner_seat[0])}, "
+                f"legal: {' '.join(legal) or '-'}")
+
+
+def evaluate(agent, opponents: Any = "random", num_games: int = 10_000,
+             preset: str = "classic", num_players: int = 2, seed: int = 0,
+             seat: int | str = "random", batch: int = 1024, **rules) -> dict:
+    """Play ``agent`` (an object with ``act_batch``) in games ``0 .. num_games - 1`` of
+    ``seed`` against ``opponents`` (as in ``LearnerBatch``). Returns a dict: ``games``,
+    ``wins``, ``truncated``, ``win_rate`` with its 95% Wilson interval ``ci``, and
+    ``mean_reward`` (the learner's return per game). Every agent evaluated with the same
+    seed meets the same deals, so two agents can be compared game by game."""
+    from uno_env.engine import codes as C
+    from uno_env.tournament import wilson
+
+    if not callable(getattr(agent, "act_batch", None)):
+        raise ValueError(f"agent must have act_batch(observations, masks), got {agent!r}")
+    if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)) \
+            or num_games < 1:
+        raise ValueError(f"num_games must be a positive integer, got {num_games!r}")
+    wins = truncated = 0
+    total_reward = 0.0
+    for lo in range(0, num_games, batch):
+        size = min(batch, num_games - lo)
+        lb = LearnerBatch(size, preset, num_players, opponents, seat, seed,
+                          auto_reset=False, **rules)
+        obs, mask = lb.reset(first_game=lo)
+        actions = np.zeros(size, np.int64)
+        returns = np.zeros(size)
+        while not (done := lb.done).all():
+            rows = np.flatnonzero(~done)
+            actions[rows] = agent.act_batch(obs[rows], mask[rows])
+            obs, mask, reward, _, _ = lb.step(actions)
+            returns += reward
+        winner = lb._state.info[:, C.I_MATCH_WINNER]
+        wins += int((winner == lb.learner_seat).sum())
+        truncated += int((winner < 0).sum())
+        total_reward += float(returns.sum())
+    low, high = wilson(wins, num_games)
+    return {"games": int(num_games), "wins": wins, "truncated": truncated,
+            "win_rate": wins / num_games, "ci": (low, high),
+            "mean_reward": total_reward / num_games}
