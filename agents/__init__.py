@@ -1,4 +1,5 @@
-"""Baseline UNO agents: ``RandomAgent``, ``GreedyAgent``, ``HeuristicAgent``.
+"""UNO agents: the baselines ``RandomAgent``, ``GreedyAgent``, ``HeuristicAgent``, and
+``PPOAgent`` (a trained policy network run in numpy; ``agents.train`` trains one).
 
     >>> import uno_env, agents
     >>> cfg = uno_env.make_config("classic", 4)
@@ -12,5 +13,7 @@ The greedy and heuristic agents call the numba policy kernels of
 """
 from agents.baselines import (AGENTS, Agent, GreedyAgent, HeuristicAgent, RandomAgent,
                               make_agent)
+from agents.ppo import PPOAgent, shipped_models
 
-__all__ = ["AGENTS", "Agent", "GreedyAgent", "HeuristicAgent", "RandomAgent", "make_agent"]
+__all__ = ["AGENTS", "Agent", "GreedyAgent", "HeuristicAgent", "PPOAgent", "RandomAgent",
+           "make_agent", "shipped_models"]

@@ -6,6 +6,8 @@
     uno-bench simulate   whole games in numba, with a summary
     uno-bench tournament agents in every seat: leaderboard, head-to-head, ratings
     uno-bench play       play a game in the terminal against agents
+    uno-bench train      train a PPO agent (MaskablePPO; needs the rl extra)
+    uno-bench evaluate   win rate of an agent or a trained model against opponents
 
 ``uno-bench COMMAND --help`` describes each command's options.
 """
@@ -87,8 +89,9 @@ def tournament(agents: str = typer.Option("random,greedy,heuristic",
                progress: bool = typer.Option(True, help="show a progress bar")):
     """Every agent in every seat equally often; prints the leaderboard."""
     from uno_env.tournament import tournament as run
-    names = tuple(a.strip() for a in agents.split(",") if a.strip())
     try:
+        names = tuple(_agent(a.strip(), preset, players)
+                      for a in agents.split(",") if a.strip())
         result = run(names, preset, players, num_games=games, seed=seed, threads=threads,
                      progress=progress)
     except (ValueError, NotImplementedError) as err:
@@ -113,6 +116,116 @@ def play(players: int = typer.Option(3, help="number of players"),
                   preset=preset)
     except ValueError as err:
         raise typer.BadParameter(str(err)) from None
+
+
+def _agent(name: str, preset: str, players: int):
+    """A baseline's name stays a name (numba); a model file or a shipped model's name
+    (``agents.ppo.shipped_models()``) becomes a ``PPOAgent``."""
+    from uno_env.engine.policies import AGENT_CODES
+    if name in AGENT_CODES:
+        return name
+    from agents.ppo import PPOAgent, shipped_models
+    if name.endswith(".npz") or name in shipped_models():
+        agent = PPOAgent.load(name, name=name.rsplit("/", 1)[-1].removesuffix(".npz"))
+        from uno_env.config import make_config
+        agent.check_config(make_config(preset, players))
+        return agent
+    raise ValueError(f"unknown agent {name!r}: use {', '.join(AGENT_CODES)}, a shipped "
+                     f"model ({', '.join(shipped_models()) or 'none'}) or a .npz model file")
+
+
+def _csv(text: str) -> list[str]:
+    return [x.strip() for x in text.split(",") if x.strip()]
+
+
+@app.command()
+def train(preset: str = typer.Option("classic"), players: int = typer.Option(2),
+          timesteps: int = typer.Option(1_000_000, min=1, help="environment steps"),
+          opponents: str = typer.Option("heuristic", help="comma-separated opponent "
+                                        "names; each game draws one for every opponent "
+                                        "seat ('self' = a pool of past snapshots)"),
+          out: str = typer.Option("runs/ppo", help="output directory"),
+          seed: int = typer.Option(0, min=0),
+          envs: int = typer.Option(128, min=1, help="games stepped together"),
+          eval_every: int = typer.Option(100_000, min=1, help="steps between evaluations"),
+          eval_games: int = typer.Option(2_000, min=1, help="games per evaluation"),
+          eval_opponents: str = typer.Option("random,heuristic"),
+          checkpoint_every: int = typer.Option(250_000, min=1),
+          hidden: str = typer.Option("256,256", help="hidden layer sizes"),
+          minutes: float = typer.Option(None, help="stop after this many minutes"),
+          threads: int = typer.Option(1, min=1, help="torch threads"),
+          resume: str = typer.Option(None, help="model.zip to continue training"),
+          progress: bool = typer.Option(True, help="show a progress bar")):
+    """Train a PPO agent with MaskablePPO on the numba training env; writes policy.npz,
+    model.zip, checkpoints, progress.csv, eval.csv and summary.json."""
+    try:
+        from agents.train import train as run
+        names = _csv(opponents)
+        opp = names[0] if len(names) == 1 else [[n] for n in names]
+        result = run(out=out, progress=progress, resume=resume, preset=preset,
+                     num_players=players, timesteps=timesteps, opponents=opp, seed=seed,
+                     num_envs=envs, eval_every=eval_every, eval_games=eval_games,
+                     eval_opponents=tuple(_csv(eval_opponents)),
+                     checkpoint_every=checkpoint_every,
+                     hidden=tuple(int(h) for h in _csv(hidden)), max_minutes=minutes,
+                     threads=threads)
+    except ImportError as err:
+        typer.echo(str(err), err=True)
+        raise typer.Exit(1) from None
+    except (ValueError, NotImplementedError) as err:
+        raise typer.BadParameter(str(err)) from None
+    typer.echo(f"trained {result.timesteps:,} steps in {result.seconds:.0f} s "
+               f"({result.steps_per_second:,.0f} steps/s)")
+    final = [r for r in result.evaluations if r["steps"] == result.evaluations[-1]["steps"]]
+    for r in final:
+        typer.echo(f"  vs {r['opponent']:10s} win rate {r['win_rate']:.3f} "
+                   f"[{r['ci_low']:.3f}, {r['ci_high']:.3f}] over {r['games']:,} games")
+    typer.echo(f"wrote {result.policy_path} (play it: uno-bench evaluate --model "
+               f"{result.policy_path})")
+
+
+@app.command()
+def evaluate(model: str = typer.Option("ppo_classic_2p", help="a .npz model file, a "
+                                       "shipped model's name, or a baseline's name"),
+             opponents: str = typer.Option("random,heuristic", help="comma-separated; "
+                                           "one evaluation per name"),
+             preset: str = typer.Option(None, help="default: the model's"),
+             players: int = typer.Option(None, help="default: the model's"),
+             games: int = typer.Option(10_000, min=1), seed: int = typer.Option(0, min=0),
+             json_out: bool = typer.Option(False, "--json", help="print JSON only")):
+    """Win rate (95% Wilson interval) of an agent against copies of each opponent, the
+    agent's seat drawn per game."""
+    from uno_env.learner import evaluate as run
+    try:
+        from agents import make_agent
+        from agents.ppo import PPOAgent, shipped_models
+        if model.endswith(".npz") or model in shipped_models():
+            agent = PPOAgent.load(model)
+            preset = preset or agent.config.preset
+            players = players or agent.config.num_players
+            agent.check_config(_config(preset, players))
+        else:
+            preset, players = preset or "classic", players or 2
+            agent = make_agent(model, _config(preset, players), seed=seed)
+        rows = []
+        for opp in _csv(opponents):
+            r = run(agent, opp, games, preset, players, seed=seed)
+            rows.append({"opponent": opp, **r})
+    except (ValueError, NotImplementedError) as err:
+        raise typer.BadParameter(str(err)) from None
+    if json_out:
+        typer.echo(json.dumps(rows, indent=2))
+        return
+    typer.echo(f"{model} in {preset}, {players} players, {games:,} games per opponent:")
+    for r in rows:
+        lo, hi = r["ci"]
+        typer.echo(f"  vs {r['opponent']:10s} win rate {r['win_rate']:.4f} "
+                   f"[{lo:.4f}, {hi:.4f}]  mean reward {r['mean_reward']:+.3f}")
+
+
+def _config(preset, players):
+    from uno_env.config import make_config
+    return make_config(preset, players)
 
 
 def main():  # console-script entry point

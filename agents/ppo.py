@@ -1,0 +1,189 @@
+"""``PPOAgent``: a policy network trained with PPO (``agents.train``), run in numpy.
+
+    >>> agent = PPOAgent.load("ppo_classic_2p")        # the model shipped in the package
+    >>> agent = PPOAgent.load("runs/ppo/policy.npz")   # or one you trained
+
+A model file is a ``.npz`` holding the policy's layers (``w0, b0, w1, b1, ...``, the last
+pair giving one logit per action), the observation ``scale`` the network multiplies its
+input by, and a JSON ``meta`` record (preset, players, rule overrides, sizes, training
+details). Playing needs only numpy: no torch, no Stable-Baselines3. The agent picks the
+legal action with the highest logit (``deterministic=True``, the default) or samples
+from the masked softmax.
+"""
+from __future__ import annotations
+
+import json
+import zipfile
+from pathlib import Path
+
+import numpy as np
+
+from agents.baselines import Agent, _split
+from uno_env.config import make_config
+
+FORMAT = "uno-env-ppo/1"
+MODELS_DIR = Path(__file__).with_name("models")
+_ACTIVATIONS = {"relu": lambda x: np.maximum(x, 0.0, out=x), "tanh": np.tanh}
+
+
+def shipped_models() -> list[str]:
+    """Names of the models shipped in the package (``PPOAgent.load(name)``)."""
+    return sorted(p.stem for p in MODELS_DIR.glob("*.npz"))
+
+
+class PPOAgent(Agent):
+    """A trained policy network (see the module docstring)."""
+
+    kernel = None
+
+    def __init__(self, layers, scale, meta: dict, deterministic: bool = True, seed=None,
+                 name: str | None = None):
+        self.layers = [(np.asarray(w, np.float32), np.asarray(b, np.float32))
+                       for w, b in layers]
+        self.scale = np.asarray(scale, np.float32)
+        self.meta = dict(meta)
+        self.activation = self.meta.get("activation", "relu")
+        if self.activation not in _ACTIVATIONS:
+            raise ValueError(f"unknown activation {self.activation!r}; valid: "
+                             f"{', '.join(_ACTIVATIONS)}")
+        self.deterministic = bool(deterministic)
+        self.rng = np.random.default_rng(seed)
+        self.name = name or self.meta.get("name", "ppo")
+        self.config = make_config(self.meta["preset"], self.meta["num_players"],
+                                  **self.meta.get("rules", {}))
+        self._check_shapes()
+
+    # --- files ------------------------------------------------------------------------
+    @classmethod
+    def load(cls, path, deterministic: bool = True, seed=None, name: str | None = None):
+        """Load a model file, or a shipped model by name (``shipped_models()``).
+        ValueError for a missing, corrupt or foreign file."""
+        p = Path(path)
+        if not p.exists() and not p.suffix and (MODELS_DIR / f"{p.name}.npz").exists():
+            p = MODELS_DIR / f"{p.name}.npz"
+        if not p.exists():
+            raise ValueError(f"no model file {str(path)!r}; shipped models: "
+                             f"{', '.join(shipped_models()) or 'none'}")
+        try:
+            with np.load(p, allow_pickle=False) as data:
+                meta = json.loads(str(data["meta"]))
+                n = len([k for k in data.files if k.startswith("w")])
+                layers = [(data[f"w{i}"], data[f"b{i}"]) for i in range(n)]
+                scale = data["scale"]
+        except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError,
+                json.JSONDecodeError) as err:
+            raise ValueError(f"{str(path)!r} is not a uno-env PPO model file (.npz written "
+                             f"by PPOAgent.save or uno-bench train): {err}") from None
+        if meta.get("format") != FORMAT:
+            raise ValueError(f"{str(path)!r} has format {meta.get('format')!r}; this "
+                             f"version reads {FORMAT!r}")
+        return cls(layers, scale, meta, deterministic=deterministic, seed=seed, name=name)
+
+    def save(self, path) -> Path:
+        p = Path(path)
+        p.parent.mkdir(parents=True, exist_ok=True)
+        arrays = {"scale": self.scale, "meta": np.array(json.dumps(self.meta))}
+        for i, (w, b) in enumerate(self.layers):
+            arrays[f"w{i}"], arrays[f"b{i}"] = w, b
+        with open(p, "wb") as f:
+            np.savez_compressed(f, **arrays)
+        return p
+
+    @classmethod
+    def from_sb3(cls, model, config, **meta):
+        """The policy of a trained sb3-contrib ``MaskablePPO`` (MLP policy with the
+        ``uno_env.sb3`` features extractor) for ``config``."""
+        import torch
+        policy = model.policy
+        layers, activation = [], None
+        for module in list(policy.mlp_extractor.policy_net) + [policy.action_net]:
+            if isinstance(module, torch.nn.Linear):
+                layers.append((module.weight.detach().cpu().numpy(),
+                               module.bias.detach().cpu().numpy()))
+            elif isinstance(module, torch.nn.ReLU):
+                activation = "relu"
+            elif isinstance(module, torch.nn.Tanh):
+                activation = "tanh"
+            else:
+                raise ValueError(f"cannot export layer {type(module).__name__}")
+        scale = policy.features_extractor.scale.detach().cpu().numpy()
+        record = {"format": FORMAT, "preset": config.preset,
+                  "num_players": config.num_players,
+                  "rules": config.rule_overrides(), "obs_size": config.layout.obs_size,
+                  "num_actions": config.layout.size, "activation": activation or "relu"}
+        record.update(meta)
+        return cls(layers, scale, record)
+
+    # --- checks -----------------------------------------------------------------------
+    def _check_shapes(self) -> None:
+        cfg = self.config
+        d, a = cfg.layout.obs_size, cfg.layout.size
+        if self.scale.shape != (d,):
+            raise ValueError(f"model scale has shape {self.scale.shape}, expected ({d},) "
+                             f"for {cfg.preset} with {cfg.num_players} players")
+        width = d
+        for i, (w, b) in enumerate(self.layers):
+            if w.ndim != 2 or w.shape[1] != width or b.shape != (w.shape[0],):
+                raise ValueError(f"model layer {i} has weights {w.shape} and bias "
+                                 f"{b.shape}; expected ({b.shape[0] if b.ndim else '?'}, "
+                                 f"{width}) weights")
+            width = w.shape[0]
+        if width != a:
+            raise ValueError(f"model outputs {width} logits; {cfg.preset} with "
+                             f"{cfg.num_players} players has {a} actions")
+
+    def check_config(self, config) -> None:
+        """ValueError unless this model was trained for ``config``'s shapes."""
+        from agents.baselines import _config_of
+        cfg = _config_of(config)
+        if (cfg.layout.obs_size, cfg.layout.size) != \
+                (self.config.layout.obs_size, self.config.layout.size):
+            raise ValueError(
+                f"this model was trained for {self.config.preset} with "
+                f"{self.config.num_players} players (observation {self.config.layout.obs_size},"
+                f" {self.config.layout.size} actions); the environment has observation "
+                f"{cfg.layout.obs_size} and {cfg.layout.size} actions")
+
+    @classmethod
+    def for_env(cls, env, path="ppo_classic_2p", **kwargs):
+        agent = cls.load(path, **kwargs)
+        agent.check_config(env)
+        return agent
+
+    # --- acting -----------------------------------------------------------------------
+    def logits(self, observations) -> np.ndarray:
+        """float32[B, A]: the network's action logits (before masking)."""
+        x = np.asarray(observations, np.float32) * self.scale
+        act = _ACTIVATIONS[self.activation]
+        for i, (w, b) in enumerate(self.layers):
+            x = x @ w.T + b
+            if i < len(self.layers) - 1:
+                x = act(x)
+        return x
+
+    def act_batch(self, observations, action_masks) -> np.ndarray:
+        obs = np.asarray(observations, np.float32)
+        mask = np.asarray(action_masks) != 0
+        if obs.ndim != 2 or obs.shape[1] != self.scale.shape[0] \
+                or mask.shape != (obs.shape[0], self.layers[-1][0].shape[0]):
+            raise ValueError(f"act_batch takes observations[B, {self.scale.shape[0]}] and "
+                             f"masks[B, {self.layers[-1][0].shape[0]}], got {obs.shape} "
+                             f"and {mask.shape}")
+        if not mask.any(axis=1).all():
+            raise ValueError("no legal action in some row: those episodes are over")
+        logits = np.where(mask, self.logits(obs), -np.inf)
+        if self.deterministic:
+            return logits.argmax(axis=1)
+        p = np.exp(logits - logits.max(axis=1, keepdims=True))
+        p /= p.sum(axis=1, keepdims=True)
+        c = p.cumsum(axis=1)
+        u = self.rng.random((len(p), 1)) * c[:, -1:]
+        return (c < u).sum(axis=1)
+
+    def act(self, observation, action_mask=None) -> int:
+        obs, mask = _split(observation, action_mask)
+        return int(self.act_batch(np.asarray(obs)[None], np.asarray(mask)[None])[0])
+
+    def __repr__(self) -> str:
+        return (f"PPOAgent({self.name!r}, {self.config.preset!r}, "
+                f"{self.config.num_players} players)")

@@ -1,0 +1,269 @@
+"""Train a ``PPOAgent`` with sb3-contrib's ``MaskablePPO`` on the numba training env
+(``uno_env.sb3.UnoVecEnv``): ``train(...)`` here, ``uno-bench train`` on the command line.
+Needs the ``rl`` extra (``pip install torch==2.13.0 && pip install -e ".[rl]"``).
+
+The output directory holds:
+
+* ``policy.npz``: the trained policy (``agents.PPOAgent.load``), needing only numpy;
+* ``model.zip``: the whole SB3 model, to continue training (``resume=``);
+* ``checkpoints/ppo_<steps>.npz``: policies saved along the way;
+* ``progress.csv``: SB3's training statistics per update (losses, entropy, KL, fps);
+* ``eval.csv``: win rate with its 95% interval against each evaluation opponent, over
+  the same games at every evaluation (masks applied, greedy actions);
+* ``summary.json``: settings, speed and the final evaluation.
+
+``opponents`` are those of ``uno_env.learner.LearnerBatch``; the name ``"self"`` stands
+for a self-play pool: past snapshots of the policy being trained (one snapshot every
+``snapshot_every`` steps, the last ``pool_size`` kept; each rollout plays against one of
+them, drawn at random).
+"""
+from __future__ import annotations
+
+import csv
+import json
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from agents.ppo import PPOAgent
+
+RL_EXTRA = ('the training job needs the "rl" extra: pip install torch==2.13.0 && '
+            'pip install -e ".[rl]"')
+
+
+def _require_rl():
+    try:
+        import sb3_contrib  # noqa: F401
+        import torch  # noqa: F401
+    except ImportError as err:
+        raise ImportError(f"{RL_EXTRA} ({err})") from None
+
+
+class SelfPlayPool:
+    """Opponent made of past snapshots of the learner (``act_batch`` of one of them)."""
+
+    name = "self"
+
+    def __init__(self, pool_size: int = 5, seed: int = 0):
+        self.pool_size = int(pool_size)
+        self.snapshots: list[PPOAgent] = []
+        self.current: PPOAgent | None = None
+        self.rng = np.random.default_rng(seed)
+
+    def add(self, agent: PPOAgent) -> None:
+        self.snapshots = (self.snapshots + [agent])[-self.pool_size:]
+        if self.current is None:
+            self.current = agent
+
+    def pick(self) -> None:
+        if self.snapshots:
+            self.current = self.snapshots[self.rng.integers(len(self.snapshots))]
+
+    def act_batch(self, observations, action_masks):
+        if self.current is None:
+            raise RuntimeError("the self-play pool is empty")
+        return self.current.act_batch(observations, action_masks)
+
+
+@dataclass
+class TrainSettings:
+    preset: str = "classic"
+    num_players: int = 2
+    timesteps: int = 1_000_000
+    opponents: object = "heuristic"
+    seed: int = 0
+    num_envs: int = 128
+    n_steps: int = 128
+    batch_size: int = 2048
+    n_epochs: int = 4
+    learning_rate: float = 3e-4
+    gamma: float = 0.995
+    ent_coef: float = 0.01
+    hidden: tuple = (256, 256)
+    eval_every: int = 100_000
+    eval_games: int = 2_000
+    eval_opponents: tuple = ("random", "heuristic")
+    checkpoint_every: int = 250_000
+    snapshot_every: int = 200_000
+    pool_size: int = 5
+    max_minutes: float | None = None
+    #: torch threads; 1 by default: the MLP is small and more threads fight the env
+    threads: int | None = 1
+    rules: dict = field(default_factory=dict)
+
+
+@dataclass
+class TrainResult:
+    out: Path
+    timesteps: int
+    seconds: float
+    evaluations: list = field(default_factory=list)
+
+    @property
+    def steps_per_second(self) -> float:
+        return self.timesteps / self.seconds if self.seconds else 0.0
+
+    @property
+    def policy_path(self) -> Path:
+        return self.out / "policy.npz"
+
+    @property
+    def model_path(self) -> Path:
+        return self.out / "model.zip"
+
+
+def _opponent_spec(opponents, pool):
+    """Replace the name "self" by the self-play pool object."""
+    if isinstance(opponents, str):
+        return pool if opponents == "self" else opponents
+    return [_opponent_spec(x, pool) for x in opponents]
+
+
+def _uses_self(opponents) -> bool:
+    if isinstance(opponents, str):
+        return opponents == "self"
+    return any(_uses_self(x) for x in opponents)
+
+
+def train(out="runs/ppo", progress: bool = True, resume=None, **settings) -> TrainResult:
+    """Train, evaluate and save (see the module docstring). ``settings`` are the fields
+    of ``TrainSettings``; unknown ones go to the rules (``stack="any"``...)."""
+    _require_rl()
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.callbacks import BaseCallback
+    from stable_baselines3.common.logger import configure
+
+    from uno_env.learner import evaluate
+    from uno_env.sb3 import UnoVecEnv, policy_kwargs
+
+    names = set(TrainSettings.__dataclass_fields__)
+    rules = {k: settings.pop(k) for k in list(settings) if k not in names}
+    s = TrainSettings(**settings)
+    s.rules.update(rules)
+    for key in ("timesteps", "num_envs", "eval_every", "eval_games"):
+        value = getattr(s, key)
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise ValueError(f"{key} must be a positive integer, got {value!r}")
+    out = Path(out)
+    (out / "checkpoints").mkdir(parents=True, exist_ok=True)
+    if s.threads:
+        torch.set_num_threads(int(s.threads))
+
+    pool = SelfPlayPool(s.pool_size, s.seed) if _uses_self(s.opponents) else None
+    venv = UnoVecEnv(s.num_envs, s.preset, s.num_players,
+                     opponents=_opponent_spec(s.opponents, pool), seed=s.seed, **s.rules)
+    config = venv.config
+    for opp in s.eval_opponents:   # fail now, not after an hour of training
+        from uno_env.learner import parse_opponents
+        parse_opponents(opp, config.num_players)
+    if resume is not None:
+        model = MaskablePPO.load(resume, env=venv, seed=s.seed)
+    else:
+        model = MaskablePPO("MlpPolicy", venv, n_steps=s.n_steps, batch_size=s.batch_size,
+                            n_epochs=s.n_epochs, learning_rate=s.learning_rate,
+                            gamma=s.gamma, ent_coef=s.ent_coef, seed=s.seed, verbose=0,
+                            policy_kwargs=policy_kwargs(config, tuple(s.hidden)))
+    model.set_logger(configure(str(out), ["csv"]))
+
+    meta = {"name": "ppo", "opponents": repr(s.opponents), "seed": s.seed}
+
+    def snapshot(steps: int) -> PPOAgent:
+        return PPOAgent.from_sb3(model, config, trained_steps=int(steps), **meta)
+
+    if pool is not None:
+        pool.add(snapshot(0))
+    eval_path = out / "eval.csv"
+    evaluations: list[dict] = []
+
+    eval_seconds = [0.0]
+
+    def run_eval(steps: int, bar=None) -> list[dict]:
+        t0 = time.perf_counter()
+        agent = snapshot(steps)
+        rows = []
+        for opp in s.eval_opponents:
+            r = evaluate(agent, opp, s.eval_games, s.preset, s.num_players,
+                         seed=s.seed + 1_000_003, **s.rules)
+            rows.append({"steps": int(steps), "opponent": str(opp), "games": r["games"],
+                         "win_rate": round(r["win_rate"], 5),
+                         "ci_low": round(r["ci"][0], 5), "ci_high": round(r["ci"][1], 5),
+                         "mean_reward": round(r["mean_reward"], 5),
+                         "minutes": round((time.perf_counter() - start) / 60, 3)})
+        new = not eval_path.exists()
+        with open(eval_path, "a", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=list(rows[0]))
+            if new:
+                w.writeheader()
+            w.writerows(rows)
+        evaluations.extend(rows)
+        eval_seconds[0] += time.perf_counter() - t0
+        if bar is not None:
+            bar.set_postfix({r["opponent"]: f"{r['win_rate']:.3f}" for r in rows})
+        return rows
+
+    class Progress(BaseCallback):
+        def __init__(self):
+            super().__init__()
+            self.bar = None
+            self.marks = {"eval": s.eval_every, "ckpt": s.checkpoint_every,
+                          "snap": s.snapshot_every}
+
+        def _on_training_start(self):
+            if progress:
+                from tqdm.auto import tqdm
+                self.bar = tqdm(total=s.timesteps, unit="step", desc="train",
+                                mininterval=1.0)
+
+        def _on_rollout_start(self):
+            if pool is not None:
+                pool.pick()
+
+        def _due(self, key) -> bool:
+            if self.num_timesteps >= self.marks[key]:
+                every = {"eval": s.eval_every, "ckpt": s.checkpoint_every,
+                         "snap": s.snapshot_every}[key]
+                self.marks[key] = (self.num_timesteps // every + 1) * every
+                return True
+            return False
+
+        def _on_step(self) -> bool:
+            if self.bar is not None:
+                self.bar.update(self.training_env.num_envs)
+            if self._due("eval"):
+                run_eval(self.num_timesteps, self.bar)
+            if self._due("ckpt"):
+                snapshot(self.num_timesteps).save(
+                    out / "checkpoints" / f"ppo_{self.num_timesteps}.npz")
+            if pool is not None and self._due("snap"):
+                pool.add(snapshot(self.num_timesteps))
+            if s.max_minutes is not None \
+                    and time.perf_counter() - start > 60 * s.max_minutes:
+                return False
+            return True
+
+        def _on_training_end(self):
+            if self.bar is not None:
+                self.bar.close()
+
+    start_steps = int(model.num_timesteps)
+    start = time.perf_counter()
+    model.learn(s.timesteps, callback=Progress(), reset_num_timesteps=resume is None)
+    # training time without the evaluations made along the way
+    seconds = time.perf_counter() - start - eval_seconds[0]
+    steps = int(model.num_timesteps) - (0 if resume is None else start_steps)
+    final = snapshot(model.num_timesteps)
+    final.save(out / "policy.npz")
+    model.save(out / "model.zip")
+    final_rows = run_eval(model.num_timesteps)
+    result = TrainResult(out, steps, seconds, evaluations)
+    summary = {"settings": {k: (list(v) if isinstance(v, tuple) else v)
+                            for k, v in asdict(s).items() if k != "opponents"},
+               "opponents": repr(s.opponents), "timesteps": steps,
+               "seconds": round(seconds, 1),
+               "steps_per_second": round(result.steps_per_second, 1),
+               "final_evaluation": final_rows}
+    (out / "summary.json").write_text(json.dumps(summary, indent=2))
+    return result

@@ -1,0 +1,174 @@
+"""Stable-Baselines3 training (uno_env.sb3, agents.train) and the PPO agent (agents.ppo).
+
+Runs with the ``rl`` extra installed (the README's test command installs it)."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from sb3_contrib import MaskablePPO
+from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
+
+from agents.ppo import PPOAgent, shipped_models
+from agents.train import train
+from uno_env import env as aec_env
+from uno_env import make_config
+from uno_env.learner import evaluate
+from uno_env.sb3 import UnoVecEnv, policy_kwargs
+from uno_env.tournament import tournament
+
+
+def test_vec_env_gives_maskable_ppo_its_masks_and_sb3_its_terminal_observations():
+    venv = UnoVecEnv(8, "classic", 2, opponents="greedy", seed=0)
+    assert is_masking_supported(venv)
+    obs = venv.reset()
+    assert obs.shape == (8, venv.config.layout.obs_size)
+    masks = get_action_masks(venv)
+    assert masks.shape == (8, venv.config.layout.size) and masks.dtype == bool
+    rng = np.random.default_rng(0)
+    ended = 0
+    for _ in range(400):
+        actions = (rng.random(masks.shape) * masks).argmax(axis=1)
+        obs, rewards, dones, infos = venv.step(actions)
+        for i in np.flatnonzero(dones):
+            ended += 1
+            info = infos[i]
+            assert info["terminal_observation"].shape == obs[i].shape
+            assert rewards[i] in (-1.0, 1.0) or info["TimeLimit.truncated"]
+            assert info["episode"]["r"] == pytest.approx(rewards[i])
+        masks = get_action_masks(venv)
+    assert ended > 0
+
+
+def test_vec_env_refuses_an_illegal_action():
+    venv = UnoVecEnv(2, "classic", 2, seed=0)
+    venv.reset()
+    masks = venv.action_masks()
+    with pytest.raises(ValueError, match="not legal"):
+        venv.step(np.array([masks[0].argmin(), masks[1].argmax()]))
+
+
+@pytest.fixture(scope="module")
+def tiny_run(tmp_path_factory):
+    """A tiny training run through the whole job, self-play pool included."""
+    out = tmp_path_factory.mktemp("run")
+    result = train(out=out, progress=False, timesteps=2048, num_envs=16, n_steps=64,
+                   batch_size=256, n_epochs=1, opponents=[["random"], ["self"]],
+                   eval_every=1024, eval_games=64, checkpoint_every=1024,
+                   snapshot_every=512, hidden=(32,))
+    return out, result
+
+
+def test_tiny_training_run_writes_every_output(tiny_run):
+    out, result = tiny_run
+    assert result.timesteps >= 2048 and result.steps_per_second > 0
+    for name in ("policy.npz", "model.zip", "progress.csv", "eval.csv", "summary.json"):
+        assert (out / name).exists(), name
+    assert sorted(p.name for p in (out / "checkpoints").iterdir())
+    summary = json.loads((out / "summary.json").read_text())
+    assert {r["opponent"] for r in summary["final_evaluation"]} == {"random", "heuristic"}
+    rows = (out / "eval.csv").read_text().splitlines()
+    assert rows[0].startswith("steps,opponent,games,win_rate,ci_low,ci_high")
+    assert len(rows) >= 1 + 2 * 2      # two evaluations or more, two opponents each
+
+
+def test_exported_policy_acts_like_the_torch_policy(tiny_run):
+    out, _ = tiny_run
+    model = MaskablePPO.load(out / "model.zip")
+    agent = PPOAgent.load(out / "policy.npz")
+    venv = UnoVecEnv(64, "classic", 2, opponents="heuristic", seed=3)
+    obs = venv.reset()
+    masks = venv.action_masks()
+    expected, _ = model.predict(obs, action_masks=masks, deterministic=True)
+    np.testing.assert_array_equal(agent.act_batch(obs, masks), expected)
+
+
+def test_trained_policy_plays_in_the_aec_env_and_in_tournaments(tiny_run):
+    out, _ = tiny_run
+    agent = PPOAgent.load(out / "policy.npz", name="tiny")
+    env = aec_env("classic", 2)
+    env.reset(seed=0)
+    steps = 0
+    for name in env.agent_iter(max_iter=3000):
+        obs, _, term, trunc, _ = env.last()
+        action = None if term or trunc else agent.act(obs)
+        if action is not None:
+            assert obs["action_mask"][action] == 1
+        env.step(action)
+        steps += 1
+    assert steps > 0 and not env.agents
+    result = tournament([agent, "random"], "classic", 2, num_games=64, seed=0,
+                        progress=False)
+    assert result.num_games == 64 and set(result.agents) == {"tiny", "random"}
+
+
+def test_sampling_agent_only_picks_legal_actions(tiny_run):
+    out, _ = tiny_run
+    agent = PPOAgent.load(out / "policy.npz", deterministic=False, seed=0)
+    venv = UnoVecEnv(32, "classic", 2, seed=1)
+    venv.reset()
+    for _ in range(50):
+        masks = venv.action_masks()
+        actions = agent.act_batch(venv.batch.obs, masks)
+        assert masks[np.arange(32), actions].all()
+        venv.step(actions)
+
+
+def test_corrupt_and_mismatched_model_files_are_clear_errors(tmp_path, tiny_run):
+    out, _ = tiny_run
+    junk = tmp_path / "junk.npz"
+    junk.write_bytes(b"not a model")
+    with pytest.raises(ValueError, match="is not a uno-env PPO model file"):
+        PPOAgent.load(junk)
+    with pytest.raises(ValueError, match="no model file"):
+        PPOAgent.load(tmp_path / "missing.npz")
+    good = PPOAgent.load(out / "policy.npz")
+    # a layer of the wrong width
+    layers = [(w, b) for w, b in good.layers]
+    layers[0] = (layers[0][0][:, :-3], layers[0][1])
+    with pytest.raises(ValueError, match="model layer 0 has weights"):
+        PPOAgent(layers, good.scale, good.meta)
+    # a model for 2 players used in a 4-player game
+    with pytest.raises(ValueError, match="trained for classic with 2 players"):
+        good.check_config(make_config("classic", 4))
+    with pytest.raises(ValueError, match="act_batch takes observations"):
+        good.act_batch(np.zeros((1, 5), np.float32), np.ones((1, 70), np.uint8))
+
+
+def test_training_settings_are_checked_before_training(tmp_path):
+    with pytest.raises(ValueError, match="timesteps must be a positive integer"):
+        train(out=tmp_path, progress=False, timesteps=0)
+    with pytest.raises(ValueError, match="unknown opponent 'champion'"):
+        train(out=tmp_path, progress=False, timesteps=64, opponents="champion")
+
+
+def test_shipped_model_beats_random():
+    """The model shipped in the package (RULES.md 7 reward, 2-player classic) wins far
+    more than the 50% of chance against the random agent (full figures:
+    benchmarks/rl.py)."""
+    assert "ppo_classic_2p" in shipped_models()
+    agent = PPOAgent.load("ppo_classic_2p")
+    result = evaluate(agent, "random", 400, "classic", 2, seed=123)
+    assert result["ci"][0] > 0.65
+
+
+def test_cli_train_and_evaluate(tmp_path):
+    from typer.testing import CliRunner
+
+    from uno_env.cli import app
+    runner = CliRunner()
+    out = tmp_path / "cli_run"
+    result = runner.invoke(app, ["train", "--timesteps", "512", "--envs", "8",
+                                 "--eval-every", "512", "--eval-games", "16",
+                                 "--hidden", "16", "--out", str(out), "--no-progress",
+                                 "--opponents", "random,greedy"])
+    assert result.exit_code == 0, result.output
+    assert "vs heuristic" in result.output and (out / "policy.npz").exists()
+    result = runner.invoke(app, ["evaluate", "--model", str(out / "policy.npz"),
+                                 "--opponents", "random", "--games", "50"])
+    assert result.exit_code == 0, result.output
+    assert "vs random" in result.output and "win rate" in result.output
+    result = runner.invoke(app, ["train", "--timesteps", "64", "--opponents", "nobody",
+                                 "--out", str(out), "--no-progress"])
+    assert result.exit_code != 0 and "unknown opponent 'nobody'" in result.output

@@ -1,0 +1,151 @@
+"""Stable-Baselines3 integration (needs the ``rl`` extra): ``UnoVecEnv``, a ``VecEnv`` of
+many learner games on the numba engine, and ``ScaledObservation``, the features
+extractor that brings the raw counts of the observation to unit scale inside the policy.
+
+    >>> from sb3_contrib import MaskablePPO
+    >>> venv = UnoVecEnv(256, "classic", 2, opponents="heuristic", seed=0)
+    >>> model = MaskablePPO("MlpPolicy", venv, policy_kwargs=policy_kwargs(venv.config))
+
+One ``step`` applies the learner's action in every game and plays the opponents up to
+the learner's next decision (``uno_env.learner.LearnerBatch``); finished games restart at
+once with the next game index, and their last observation is in
+``infos[i]["terminal_observation"]`` as SB3 expects. ``action_masks()`` gives the legal
+actions of every game, which ``MaskablePPO`` reaches through ``env_method``.
+"""
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import gymnasium
+import numpy as np
+import torch
+from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
+from stable_baselines3.common.vec_env import VecEnv
+
+from uno_env.engine.observe import observation_slices
+from uno_env.learner import LearnerBatch
+
+#: divisor per observation field (the rest are one-hot or 0/1 flags)
+_FIELD_SCALE = {"hand": 2.0, "played": 4.0, "pending_draw": 4.0, "opponent_cards": 7.0,
+                "draw_pile": 50.0, "scores": 100.0}
+
+
+def observation_scale(num_types: int, num_players: int) -> np.ndarray:
+    """float32[D]: the factor that brings each observation entry to about unit scale."""
+    slices = observation_slices(num_types, num_players)
+    scale = np.ones(max(s.stop for s in slices.values()), np.float32)
+    for name, div in _FIELD_SCALE.items():
+        scale[slices[name]] = 1.0 / div
+    return scale
+
+
+class ScaledObservation(BaseFeaturesExtractor):
+    """Multiplies the observation by a fixed ``scale`` vector (stored with the model)."""
+
+    def __init__(self, observation_space: gymnasium.spaces.Box, scale):
+        super().__init__(observation_space, int(np.prod(observation_space.shape)))
+        self.register_buffer("scale", torch.as_tensor(np.asarray(scale, np.float32)))
+
+    def forward(self, observations: torch.Tensor) -> torch.Tensor:
+        return observations.flatten(1) * self.scale
+
+
+def policy_kwargs(config, hidden=(256, 256)) -> dict:
+    """``policy_kwargs`` for ``MaskablePPO("MlpPolicy", ...)`` on ``config``: scaled
+    observations, ReLU MLPs of ``hidden`` units for the policy and the value."""
+    scale = observation_scale(config.deck.num_types, config.num_players)
+    return {"features_extractor_class": ScaledObservation,
+            "features_extractor_kwargs": {"scale": scale.tolist()},
+            "net_arch": {"pi": list(hidden), "vf": list(hidden)},
+            "activation_fn": torch.nn.ReLU}
+
+
+class UnoVecEnv(VecEnv):
+    """``num_envs`` learner games as an SB3 ``VecEnv`` (see the module docstring).
+    Arguments are those of ``LearnerBatch``. ``seed(s)`` (SB3's call) takes effect at the
+    next ``reset()``. An illegal action raises a ValueError naming the legal moves."""
+
+    def __init__(self, num_envs: int = 64, preset: str = "classic", num_players: int = 2,
+                 opponents: Any = "random", seat: int | str = "random", seed: int = 0,
+                 **rules):
+        self.batch = LearnerBatch(num_envs, preset, num_players, opponents, seat, seed,
+                                  auto_reset=True, **rules)
+        self.config = self.batch.config
+        self.render_mode = None
+        super().__init__(num_envs, self.config.observation_space, self.config.action_space)
+        self._actions = np.zeros(num_envs, np.int64)
+        self._episode_return = np.zeros(num_envs, np.float64)
+        self._episode_length = np.zeros(num_envs, np.int64)
+        self._start = time.time()
+        self._pending_seed: int | None = None
+
+    # --- VecEnv ---------------------------------------------------------------------------
+    def reset(self):
+        seed, self._pending_seed = self._pending_seed, None
+        obs, _ = self.batch.reset(seed=seed)
+        self._episode_return[:] = 0.0
+        self._episode_length[:] = 0
+        self._reset_seeds()
+        self._reset_options()
+        return obs.copy()
+
+    def seed(self, seed: int | None = None):
+        if seed is not None:
+            self._pending_seed = int(seed)
+        return [seed] * self.num_envs
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._actions[:] = np.asarray(actions).reshape(self.num_envs)
+
+    def step_wait(self):
+        obs, _, reward, terminated, truncated = self.batch.step(self._actions)
+        self._episode_return += reward
+        self._episode_length += 1
+        done = terminated | truncated
+        infos: list[dict] = [{} for _ in range(self.num_envs)]
+        for i in np.flatnonzero(done):
+            infos[i] = {
+                "terminal_observation": self.batch.final_obs[i].copy(),
+                "TimeLimit.truncated": bool(truncated[i]),
+                "episode": {"r": float(self._episode_return[i]),
+                            "l": int(self._episode_length[i]),
+                            "t": round(time.time() - self._start, 6)},
+            }
+        self._episode_return[done] = 0.0
+        self._episode_length[done] = 0
+        return obs.copy(), reward.astype(np.float32), done.copy(), infos
+
+    def action_masks(self) -> np.ndarray:
+        """bool[B, A]: the legal actions of the learner in every game."""
+        return self.batch.mask.astype(bool)
+
+    def close(self) -> None:
+        pass
+
+    def _indices(self, indices) -> list[int]:
+        if indices is None:
+            return list(range(self.num_envs))
+        if isinstance(indices, int):
+            return [indices]
+        return list(indices)
+
+    def get_attr(self, attr_name: str, indices=None) -> list[Any]:
+        value = getattr(self, attr_name)
+        return [value for _ in self._indices(indices)]
+
+    def set_attr(self, attr_name: str, value: Any, indices=None) -> None:
+        setattr(self, attr_name, value)
+
+    def env_method(self, method_name: str, *method_args, indices=None, **method_kwargs):
+        rows = self._indices(indices)
+        if method_name == "action_masks":
+            return list(self.action_masks()[rows])
+        result = getattr(self, method_name)(*method_args, **method_kwargs)
+        return [result for _ in rows]
+
+    def env_is_wrapped(self, wrapper_class, indices=None) -> list[bool]:
+        return [False for _ in self._indices(indices)]
+
+    def get_images(self):
+        return [None for _ in range(self.num_envs)]
