@@ -34,6 +34,7 @@ from uno_env.engine import learner as K
 from uno_env.engine.policies import AGENT_CODES
 from uno_env.engine.state import allocate
 from uno_env.rules import check_seed
+from uno_env.vector import as_actions
 
 
 def _is_agent_object(x) -> bool:
@@ -179,13 +180,10 @@ class LearnerBatch:
     def step(self, actions):
         if not self._ready:
             raise ValueError("call reset() before step()")
-        actions = np.asarray(actions)
-        if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
-            raise ValueError(f"actions must be an integer array of shape ({self.num_envs},),"
-                             f" got {actions.dtype} {actions.shape}")
+        actions = as_actions(actions, self.num_envs)
         lb = self._lb
         bad = K.learner_step(self._state, self.config.spec, lb, np.uint64(self.seed),
-                             actions.astype(np.int64, copy=False))
+                             actions)
         if bad >= 0:
             legal = [self.layout.decode(a) for a in np.flatnonzero(lb.mask[bad])]
             raise ValueError(f"action {int(actions[bad])} is not legal in game {bad}; legal "

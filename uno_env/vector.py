@@ -22,6 +22,15 @@ from uno_env.engine.state import allocate, state_nbytes
 from uno_env.rules import check_seed
 
 
+def as_actions(actions, num_envs: int) -> np.ndarray:
+    """``actions`` as int64[num_envs], or a ValueError naming the expected shape."""
+    actions = np.asarray(actions)
+    if actions.shape != (num_envs,) or not np.issubdtype(actions.dtype, np.integer):
+        raise ValueError(f"actions must be an integer array of shape ({num_envs},), got "
+                         f"{actions.dtype} {actions.shape}")
+    return actions.astype(np.int64, copy=False)
+
+
 class VectorEnv:
     """``num_envs`` games of one configuration (see the module docstring)."""
 
@@ -74,11 +83,7 @@ class VectorEnv:
         ValueError (nothing changed) if any action is illegal."""
         if not self._ready:
             raise ValueError("call reset() before step()")
-        actions = np.asarray(actions)
-        if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
-            raise ValueError(f"actions must be an integer array of shape ({self.num_envs},),"
-                             f" got {actions.dtype} {actions.shape}")
-        actions = actions.astype(np.int64, copy=False)
+        actions = as_actions(actions, self.num_envs)
         bad = vector_step(self._state, self.config.spec, actions, np.uint64(self.seed),
                           self._next_index, self.game_index, self._obs, self._mask,
                           self._player, self._rewards, self._terminated, self._truncated,

@@ -127,6 +127,14 @@ def _settle(st, g, sp, lb, seed):
         _deal(st, g, sp, lb, seed, index)
 
 
+@njit(inline="always")
+def _move(st, g, sp, lb, seed, action):
+    """Apply a checked ``action`` of the current decider, credit the learner, play on."""
+    apply_action(st, g, sp, action)
+    lb.reward[g] += st.rewards[g, lb.learner[g]]
+    _settle(st, g, sp, lb, seed)
+
+
 @njit
 def learner_reset(st, sp, lb, seed, first_index):
     """Deal games ``first_index ..`` into every slot and play to the learner's turn."""
@@ -155,9 +163,7 @@ def learner_step(st, sp, lb, seed, actions):
         lb.terminated[g] = False
         lb.truncated[g] = False
         if lb.waiting[g] == LEARNER:
-            apply_action(st, g, sp, actions[g])
-            lb.reward[g] += st.rewards[g, lb.learner[g]]
-            _settle(st, g, sp, lb, seed)
+            _move(st, g, sp, lb, seed, actions[g])
     return -1
 
 
@@ -179,10 +185,7 @@ def external_step(st, sp, lb, seed, rows, actions, mask):
         if a < 0 or a >= mask.shape[1] or mask[i, a] == 0:
             return i
     for i in range(rows.shape[0]):
-        g = rows[i]
-        apply_action(st, g, sp, actions[i])
-        lb.reward[g] += st.rewards[g, lb.learner[g]]
-        _settle(st, g, sp, lb, seed)
+        _move(st, rows[i], sp, lb, seed, actions[i])
     return -1
 
 
