@@ -168,6 +168,15 @@ def test_single_agent_env_passes_the_gymnasium_checker():
     check_env(env, skip_render_check=True)
 
 
+def test_ansi_render_shows_the_learners_hand_and_the_top_card():
+    game = Game.from_scenario(hands=[["R1", "B9"], ["G3", "Y4"]], top="R8")
+    env = SingleAgentEnv("classic", 2, render_mode="ansi")
+    env.batch = LearnerBatch.from_game(game, seat=0, opponents="greedy")
+    env._ready = True
+    text = env.render()
+    assert "top R8" in text and "hand R1 B9" in text and "legal: R1 draw" in text
+
+
 def test_single_agent_env_masks_and_illegal_actions():
     env = SingleAgentEnv("classic", 3, opponents="greedy", seed=1)
     obs, info = env.reset(seed=5)

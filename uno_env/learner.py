@@ -30,6 +30,7 @@ import gymnasium
 import numpy as np
 
 from uno_env.config import make_config
+from uno_env.engine import codes as C
 from uno_env.engine import learner as K
 from uno_env.engine.policies import AGENT_CODES
 from uno_env.engine.state import allocate
@@ -302,10 +303,15 @@ class SingleAgentEnv(gymnasium.Env):
     def render(self):
         if self.render_mode != "ansi":
             return None
-        b = self.batch
+        b, deck = self.batch, self.config.deck
+        st, seat = b._state, int(b.learner_seat[0])
+        counts = st.hands[0, seat]
+        hand = [deck.type_name(t) for t in np.flatnonzero(counts) for _ in range(counts[t])]
+        top = deck.type_name(int(st.discard[0, st.info[0, C.I_DISCARD_LEN] - 1]))
         legal = [self.config.layout.decode(a) for a in np.flatnonzero(b.mask[0])]
-        return (f"game {int(b.game_index[0])}, learner seat {int(b.learner_seat[0])}, "
-                f"legal: {' '.join(legal) or '-'}")
+        return (f"game {int(b.game_index[0])}, learner seat {seat}; top {top}; hand "
+                f"{' '.join(hand)}; opponents hold {st.hand_size[0].tolist()}; legal: "
+                f"{' '.join(legal) or '-'}")
 
 
 def evaluate(agent, opponents: Any = "random", num_games: int = 10_000,
@@ -316,7 +322,6 @@ def evaluate(agent, opponents: Any = "random", num_games: int = 10_000,
     ``wins``, ``truncated``, ``win_rate`` with its 95% Wilson interval ``ci``, and
     ``mean_reward`` (the learner's return per game). Every agent evaluated with the same
     seed meets the same deals, so two agents can be compared game by game."""
-    from uno_env.engine import codes as C
     from uno_env.tournament import wilson
 
     if not callable(getattr(agent, "act_batch", None)):
