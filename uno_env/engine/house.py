@@ -35,7 +35,9 @@ Readings where RULES.md is silent (the project's, also listed in the README):
 - Stacking: ``"same"`` means the same rank (``D2`` on ``D2``, ``W4`` on ``W4``, a
   ``WX`` of ``wx_rule="draw1"`` on such a ``WX``); ``accept`` draws the total and loses
   the turn (it is not a turn: ``max_turns`` does not count it, as a classic
-  ``accept``). Without ``stack`` a ``W4`` keeps the classic ``PHASE_CHALLENGE``.
+  ``accept``). With ``stack`` the decision after any draw card is ``PHASE_STACK``
+  (``challenge`` offered there when the top card is a ``W4`` and bluffing is on);
+  without ``stack`` a ``W4`` keeps the classic ``PHASE_CHALLENGE``.
 - ``WS`` as the last card (``ws_last_card_wins=False``): the cards are dealt out among
   all seats, the player included; when there are fewer cards than seats the player may
   receive none, and then wins the round.
