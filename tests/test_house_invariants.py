@@ -235,3 +235,55 @@ def test_cli_presets_prints_house_presets():
     assert out.exit_code == 0
     for name in ("classic112", "street", "progressive", "teams", "chaos"):
         assert f"{name}:" in out.output
+
+
+@pytest.mark.parametrize("num_players", [2, 4, 7])
+def test_house_observation_holds_nothing_hidden(num_players):
+    """With every flag on: moving cards between two other hands and permuting the draw
+    pile (sizes kept) never changes the mover's observation, in any phase."""
+    from uno_env.engine.observe import observation_slices
+    rng = np.random.default_rng(num_players)
+    game = Game("chaos", num_players, seed=8)
+    phases = set()
+    for step in range(3000):
+        if game.is_over:
+            game.reset(8, step)
+        seat = game.current_player
+        phases.add(game.phase)
+        if step % 3 == 0:
+            before = game.observe(seat)
+            st = game._state
+            n = st.info[0, C.I_DRAW_LEN]
+            st.draw_pile[0, :n] = rng.permutation(st.draw_pile[0, :n])
+            others = [q for q in range(num_players) if q != seat]
+            if len(others) >= 2:
+                p, q = others[:2]
+                tp = rng.choice(np.flatnonzero(st.hands[0, p]))
+                tq = rng.choice(np.flatnonzero(st.hands[0, q]))
+                st.hands[0, p, tp] -= 1
+                st.hands[0, q, tp] += 1
+                st.hands[0, q, tq] -= 1
+                st.hands[0, p, tq] += 1
+            game._refresh()
+            np.testing.assert_array_equal(game.observe(seat), before)
+        game.step(int(rng.choice(game.legal_actions())))
+    assert {"stack", "jump_in", "multi", "swap"} <= phases
+    s = observation_slices(game.config.deck.num_types, num_players, game.config.rules)
+    assert list(s)[-3:] == ["jump_from", "jump_resume", "multi_count"]
+    assert s["multi_count"].stop == game.layout.obs_size
+
+
+@pytest.mark.parametrize("preset", ["street", "chaos"])
+def test_policy_offsets_unchanged_by_house_fields(preset):
+    from uno_env.engine.observe import observation_slices
+    from uno_env.engine.policies import _offsets
+    cfg = make_config(preset, 4)
+    s = observation_slices(cfg.deck.num_types, 4, cfg.rules)
+    names = ("hand", "color", "direction", "phase", "opponent_cards", "played", "side")
+    assert tuple(_offsets(cfg.spec)) == tuple(s[n].start for n in names)
+
+
+@pytest.mark.parametrize("preset,n", [("chaos", 3), ("street", 4), ("teams", 4)])
+def test_pettingzoo_seed_with_house_flags(preset, n):
+    from pettingzoo.test import seed_test
+    seed_test(lambda: uno_env.env(preset=preset, num_players=n), num_cycles=200)
