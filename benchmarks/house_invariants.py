@@ -148,6 +148,7 @@ def main(argv=None):
     ap.add_argument("--compare", type=int, default=20_000,
                     help="games compared with simulate() game by game")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--progress", action="store_true", help="print a line per chunk")
     args = ap.parse_args(argv)
     cfg = make_config(args.preset, args.players)
     winners, turns, steps = (np.empty(args.games, np.int32) for _ in range(3))
@@ -160,6 +161,8 @@ def main(argv=None):
         if err:
             raise SystemExit(f"broken invariant {ERRORS[err]!r} in game {game} of seed "
                              f"{args.seed} ({args.preset}, {args.players} players)")
+        if args.progress:
+            print(f"{hi:,} games checked, {time.perf_counter() - start:.0f} s", flush=True)
     elapsed = time.perf_counter() - start
     n_cmp = min(args.compare, args.games)
     sim = simulate(args.preset, args.players, num_games=n_cmp, seed=args.seed, threads=1)
