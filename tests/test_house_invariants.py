@@ -192,10 +192,12 @@ def test_simulate_with_house_flags_does_not_depend_on_threads_or_chunks(monkeypa
     np.testing.assert_array_equal(a.counters["jump_ins"], b.counters["jump_ins"])
 
 
-def test_vector_env_games_replay_through_game_with_all_flags():
+@pytest.mark.parametrize("preset", sorted(uno_env.PRESETS))
+def test_vector_env_games_replay_through_game_with_every_preset(preset):
     """VectorEnv slot b plays game ``game_index[b]``: replaying its actions through
-    ``Game`` gives the same observations, masks and outcome."""
-    venv = VectorEnv(6, preset="chaos", num_players=4, seed=21, auto_reset=False)
+    ``Game`` gives the same first observation and the same outcome, for every preset."""
+    venv = VectorEnv(6, preset=preset, num_players=4, seed=21, auto_reset=False,
+                     max_turns=400)
     obs, mask, player = venv.reset()
     rng = np.random.default_rng(0)
     log = [[] for _ in range(6)]
@@ -207,7 +209,7 @@ def test_vector_env_games_replay_through_game_with_all_flags():
                 log[b].append(int(actions[b]))
         obs, mask, player, rewards, term, trunc = venv.step(actions)
     for b in range(6):
-        game = Game("chaos", 4)
+        game = Game(preset, 4, max_turns=400)
         game.reset(21, int(venv.game_index[b]))
         np.testing.assert_array_equal(game.observe(game.current_player), first_obs[b])
         for a in log[b]:
