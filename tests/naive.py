@@ -1,8 +1,10 @@
-"""A slow, obviously-correct plain-Python model of the classic UNO rules.
+"""A slow, obviously-correct plain-Python model of the classic UNO rules and the house
+rules.
 
-Written from ``RULES.md`` sections 1, 2 and 7 only (not from the engine's code), as a
+Written from ``RULES.md`` sections 1, 2, 3, 4 and 7 (not from the engine's code), as a
 second, independent reading of the contract to cross-check the numba engine
-(``tests/test_reference.py``).
+(``tests/test_reference.py``, ``tests/test_reference_house.py``). The house rules
+follow the readings documented in ``uno_env/engine/house.py`` where RULES.md is silent.
 
 Cards are the notation strings of RULES.md section 1 (``"R5"``, ``"GS"``, ``"BD2"``,
 ``"W"``, ``"W4"``); moves are the move strings (``"R5"``, ``"W4:G"``, ``"draw"``,
@@ -21,11 +23,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 COLORS = "RYGB"
-WILDS = ("W", "W4")
+WILDS = ("W", "W4", "WS", "WX")
 NUMBER_RANKS = tuple(str(i) for i in range(10))
 ACTION_RANKS = ("S", "R", "D2")
 
 PLAY, DRAWN, CHALLENGE, COLOR, OVER = "play", "drawn", "challenge", "color", "over"
+STACK, JUMP_IN, SWAP, MULTI = "stack", "jump_in", "swap", "multi"
 PLAYING, TERMINATED, TRUNCATED, NEXT_ROUND = "playing", "over", "truncated", "next_round"
 
 
@@ -49,8 +52,10 @@ def points(card: str) -> int:
         return int(rank)
     if rank in ACTION_RANKS:
         return 20
-    if rank in WILDS:
+    if rank in ("W", "W4"):
         return 50
+    if rank in ("WS", "WX"):
+        return 40
     raise ValueError(card)
 
 
@@ -65,6 +70,11 @@ def classic_deck() -> list[str]:
     return deck
 
 
+def deck_of(rules: "Rules") -> list[str]:
+    """RULES.md 4: classic112 adds one WS and three WX."""
+    return classic_deck() + (["WS"] + ["WX"] * 3 if rules.deck == "classic112" else [])
+
+
 # --- rules and state ----------------------------------------------------------------------
 @dataclass(frozen=True)
 class Rules:
@@ -77,6 +87,24 @@ class Rules:
     reward: str = "win"          # "win" | "score"
     hand_size: int = 7
     dealer: int = 0
+    # house rules (RULES.md 3, 4)
+    deck: str = "classic108"
+    stack: str = "none"          # "none" | "same" | "any"
+    seven_zero: bool = False
+    jump_in: bool = False
+    force_play: bool = False
+    no_draw_if_playable: bool = False
+    draw_until_playable: bool = False
+    multi_play: bool = False
+    teams: bool = False
+    wx_rule: str = "wild"        # "wild" | "draw1" | "swap"
+    ws_last_card_wins: bool = False
+
+    @property
+    def house(self) -> bool:
+        return (self.stack != "none" or self.seven_zero or self.jump_in or self.force_play
+                or self.no_draw_if_playable or self.draw_until_playable or self.multi_play
+                or self.deck == "classic112")
 
 
 @dataclass
@@ -102,6 +130,13 @@ class State:
     round_points: list[int] = field(default_factory=list)
     scores: list[int] = field(default_factory=list)
     rewards: list[float] = field(default_factory=list)
+    # house rules
+    pending: int = 0             # draw total the decider takes by `accept` (stacking)
+    jump_from: int = -1          # jump-in window: whose card is open to a jump-in
+    resume_seat: int = -1        # ... and the decision that follows if all pass
+    resume_phase: str = PLAY
+    multi_count: int = 0         # cards of the current multi-play sequence
+    swaps_left: int = 0          # 7-0: swaps still to choose
 
     @property
     def n(self) -> int:
@@ -120,7 +155,10 @@ class State:
             w4_player=self.w4_player, w4_guilty=self.w4_guilty, drawn=self.drawn,
             turns=self.turns, status=self.status, round_winner=self.round_winner,
             winner=self.winner, dealer=self.dealer, round_points=list(self.round_points),
-            scores=list(self.scores), rewards=list(self.rewards))
+            scores=list(self.scores), rewards=list(self.rewards), pending=self.pending,
+            jump_from=self.jump_from, resume_seat=self.resume_seat,
+            resume_phase=self.resume_phase, multi_count=self.multi_count,
+            swaps_left=self.swaps_left)
 
     def all_cards(self) -> Counter:
         c = Counter(self.draw) + Counter(self.discard)
@@ -166,6 +204,8 @@ def _parse_play(move: str) -> tuple[str, str | None]:
 
 # --- legal moves --------------------------------------------------------------------------
 def legal_moves(state: State, rules: Rules) -> set[str]:
+    if rules.house:
+        return house_legal_moves(state, rules)
     s, p = state, state.current
     if s.status != PLAYING or s.phase == OVER:
         return set()
@@ -252,6 +292,9 @@ def _end_round(s: State, w: int, rules: Rules) -> None:
     n = s.n
     own = [sum(points(c) for c in h) for h in s.hands]
     assert own[w] == 0
+    if rules.teams:
+        _end_round_teams(s, w, rules, own)
+        return
     if rules.scoring == "winner":
         rp = [0] * n
         rp[w] = sum(own)
@@ -325,13 +368,19 @@ def _play(s: State, p: int, card: str, chosen: str | None, rules: Rules,
         _end_turn(s, p, seat_after(s, p, 1), rules)
 
 
-def apply(state: State, move: str, rules: Rules, reshuffle=None) -> tuple[State, bool]:
+def apply(state: State, move: str, rules: Rules, reshuffle=None,
+          ws_deal=None) -> tuple[State, bool]:
     """The state after ``move`` (the input is not changed) and whether the draw pile was
-    refilled from the discard pile (its order came from ``reshuffle(cards) -> list``)."""
+    refilled from the discard pile (its order came from ``reshuffle(cards) -> list``).
+    ``ws_deal(cards, first_seat) -> list`` orders the cards a Wild Shuffle Hands deals
+    out (default: a random shuffle)."""
     legal = legal_moves(state, rules)
     if move not in legal:
         raise ValueError(f"{move!r} is not legal; legal: {sorted(legal)}")
     ctx = _Ctx(reshuffle or _default_reshuffle)
+    ctx.ws_deal = ws_deal or (lambda cards, first: _default_reshuffle(cards))
+    if rules.house:
+        return _apply_house(state, move, rules, ctx)
     s = state.copy()
     s.rewards = [0.0] * s.n
     p = s.current
@@ -404,7 +453,8 @@ def round_start_problems(s: State, rules: Rules, dealer: int) -> list[str]:
                sizes=[len(h) for h in s.hands], draw=len(s.draw), turns=s.turns,
                catchable=s.catchable, uno_called=s.uno_called, status=s.status)
     want = dict(current=exp_cur, direction=exp_dir, phase=exp_phase, sizes=sizes,
-                draw=108 - sum(sizes) - 1, turns=0, catchable=-1, uno_called=-1,
+                draw=len(deck_of(rules)) - sum(sizes) - 1, turns=0, catchable=-1,
+                uno_called=-1,
                 status=PLAYING)
     if s.phase != COLOR or s.color is not None:
         got["color"], want["color"] = s.color, exp_color
@@ -412,6 +462,304 @@ def round_start_problems(s: State, rules: Rules, dealer: int) -> list[str]:
         if got[k] != want[k]:
             out.append(f"first card {top}, dealer {dealer}: {k} is {got[k]!r}, "
                        f"expected {want[k]!r}")
-    if s.all_cards() != Counter(classic_deck()):
+    if top in ("WS", "WX"):
+        out.append(f"a {top} turned up first must be put back (RULES.md 4)")
+    if s.all_cards() != Counter(deck_of(rules)):
         out.append("the deck is not whole")
     return out
+
+
+# --- teams (RULES.md 2 "Teams", 3 precise points, 7) --------------------------------------
+def _end_round_teams(s: State, w: int, rules: Rules, own: list[int]) -> None:
+    """Seats 0+2 against 1+3: the winner's entry holds the other team's points; the team
+    shares the reward (+1 / -1 each, or +/- the points with reward="score")."""
+    same = [(q - w) % 2 == 0 for q in range(4)]
+    total = sum(own[q] for q in range(4) if not same[q])
+    rp = [0] * 4
+    rp[w] = total
+    s.round_points = rp
+    s.scores = [a + b for a, b in zip(s.scores, rp)]
+    s.round_winner = w
+    s.catchable = s.catch_pending = s.uno_called = s.w4_player = -1
+    s.drawn = None
+    over = rules.target_score == 0 or \
+        s.scores[w] + s.scores[(w + 2) % 4] >= rules.target_score
+    if rules.target_score == 0:
+        if rules.reward == "win":
+            s.rewards = [1.0 if same[q] else -1.0 for q in range(4)]
+        else:
+            s.rewards = [float(total) if same[q] else -float(total) for q in range(4)]
+    if over:
+        s.winner = w
+        s.status, s.phase = TERMINATED, OVER
+    else:
+        s.status = NEXT_ROUND
+
+
+# --- house rules (RULES.md 3 and 4) --------------------------------------------------------
+def draw_value(card: str, rules: Rules) -> int:
+    """Cards the next player draws: D2 2, W4 4, WX 1 with wx_rule="draw1" (RULES.md 4)."""
+    if rank_of(card) == "D2":
+        return 2
+    if card == "W4":
+        return 4
+    if card == "WX" and rules.wx_rule == "draw1":
+        return 1
+    return 0
+
+
+def can_stack(s: State, p: int, card: str, rules: Rules) -> bool:
+    """RULES.md 3 stack: "same" the same draw card, "any" any draw card of equal or
+    higher draw value than the top card; colour ignored; W4 keeps its colour rule."""
+    dv = draw_value(card, rules)
+    if dv == 0:
+        return False
+    if rules.stack == "same":
+        ok = rank_of(card) == rank_of(s.top)
+    else:
+        ok = dv >= draw_value(s.top, rules)
+    if ok and card == "W4" and not rules.bluff:
+        ok = not holds_color(s.hands[p], s.color)
+    return ok
+
+
+def house_legal_moves(s: State, rules: Rules) -> set[str]:
+    p = s.current
+    if s.status != PLAYING or s.phase == OVER:
+        return set()
+    if s.phase == COLOR:
+        return {f"color:{c}" for c in COLORS}
+    moves: set[str] = set()
+    if rules.uno_call and s.catchable >= 0:
+        moves.add("catch")
+    if s.phase == CHALLENGE:
+        return moves | {"challenge", "accept"}
+    if s.phase == SWAP:
+        return moves | {f"swap:+{k}" for k in range(1, s.n)}
+    hand = s.hands[p]
+    if s.phase == PLAY:
+        plays = {m for card in set(hand) if may_play(s, p, card, rules)
+                 for m in _card_moves(card)}
+        moves |= plays
+        if not (rules.no_draw_if_playable and plays):
+            moves.add("draw")
+    elif s.phase == DRAWN:
+        plays = set(_card_moves(s.drawn))
+        moves |= plays
+        bluff = s.drawn == "W4" and holds_color(hand, s.color)
+        if not rules.force_play or bluff:
+            moves.add("pass")
+    elif s.phase == STACK:
+        plays = {m for card in set(hand) if can_stack(s, p, card, rules)
+                 for m in _card_moves(card)}
+        moves |= plays | {"accept"}
+        if s.top == "W4" and rules.bluff:
+            moves.add("challenge")
+    elif s.phase == JUMP_IN:
+        plays = {s.top}
+        moves |= plays | {"pass"}
+    elif s.phase == MULTI:
+        plays = {c for c in hand if not is_wild(c) and rank_of(c) == rank_of(s.top)}
+        moves |= plays | {"pass"}
+    else:
+        raise AssertionError(s.phase)
+    if rules.uno_call and len(hand) == 2 and s.uno_called != p and plays:
+        moves.add("uno")
+    return moves
+
+
+def _holder_after(s: State, after: int, origin: int, card: str) -> int:
+    """The first seat after ``after`` in turn order, before ``origin``, holding ``card``."""
+    seat = seat_after(s, after, 1)
+    while seat != origin:
+        if card in s.hands[seat]:
+            return seat
+        seat = seat_after(s, seat, 1)
+    return -1
+
+
+def _finish(s: State, p: int, nxt: int, phase: str, rules: Rules,
+            window: bool = True) -> None:
+    """End p's turn (RULES.md 2); then, with jump_in after a coloured card, ask the
+    holders of an identical card in turn order before ``nxt`` decides (RULES.md 3)."""
+    s.turns += 1
+    s.uno_called = -1
+    s.drawn = None
+    cp = s.catch_pending
+    # catchable only if they still hold one card when the turn ends (RULES.md 3)
+    s.catchable = cp if cp >= 0 and len(s.hands[cp]) == 1 else -1
+    s.catch_pending = -1
+    if s.turns >= rules.max_turns:
+        s.status, s.phase, s.catchable = TRUNCATED, OVER, -1
+        s.rewards = [0.0] * s.n
+        return
+    if window and rules.jump_in and not is_wild(s.top):
+        j = _holder_after(s, p, p, s.top)
+        if j >= 0:
+            s.jump_from, s.resume_seat, s.resume_phase = p, nxt, phase
+            _begin(s, j, JUMP_IN)
+            return
+    _begin(s, nxt, phase)
+
+
+def _ws(s: State, p: int, ctx) -> None:
+    """RULES.md 4 WS: gather all hands, shuffle, deal one at a time from seat p + 1."""
+    cards = [c for h in s.hands for c in h]
+    order = list(ctx.ws_deal(cards, (p + 1) % s.n))
+    assert Counter(order) == Counter(cards), "the shuffle must keep the cards"
+    s.hands = [[] for _ in range(s.n)]
+    for i, card in enumerate(order):
+        s.hands[(p + 1 + i) % s.n].append(card)
+
+
+def _resolve(s: State, p: int, rules: Rules, ctx) -> None:
+    """The effect of the k cards just played (all of the top card's rank)."""
+    card = s.top
+    rank = rank_of(card)
+    k = max(s.multi_count, 1)
+    s.multi_count = 0
+    dv = draw_value(card, rules)
+    nxt = seat_after(s, p, 1)
+    if not s.hands[p]:
+        if card == "WS" and not rules.ws_last_card_wins:
+            _ws(s, p, ctx)
+        if not s.hands[p]:
+            total = s.pending + k * dv
+            s.pending = 0
+            if total:
+                _draw(s, nxt, total, ctx)
+            _end_round(s, p, rules)
+            return
+        _finish(s, p, nxt, PLAY, rules)
+        return
+    if rank == "S":
+        _finish(s, p, seat_after(s, p, k + 1), PLAY, rules)
+    elif rank == "R":
+        if k % 2:
+            s.direction = -s.direction
+        again = p if s.n == 2 and k % 2 else seat_after(s, p, 1)
+        _finish(s, p, again, PLAY, rules)
+    elif dv:
+        if rules.stack != "none":
+            s.pending += k * dv
+            _finish(s, p, nxt, STACK, rules)
+        elif card == "W4" and rules.bluff:
+            _finish(s, p, nxt, CHALLENGE, rules)
+        else:
+            _draw(s, nxt, k * dv, ctx)
+            _finish(s, p, seat_after(s, p, 2), PLAY, rules)
+    elif (rank == "7" and rules.seven_zero) or (card == "WX" and rules.wx_rule == "swap"):
+        s.swaps_left = k
+        _begin(s, p, SWAP)
+    elif rank == "0" and rules.seven_zero:
+        for _ in range(k):
+            old = [list(h) for h in s.hands]
+            for q in range(s.n):
+                s.hands[seat_after(s, q, 1)] = old[q]
+        _finish(s, p, nxt, PLAY, rules)
+    elif card == "WS":
+        _ws(s, p, ctx)
+        _finish(s, p, nxt, PLAY, rules)
+    else:
+        _finish(s, p, nxt, PLAY, rules)
+
+
+def _play_house(s: State, p: int, card: str, chosen: str | None, rules: Rules,
+                ctx) -> None:
+    hand = s.hands[p]
+    prev_color = s.color
+    hand.remove(card)
+    s.discard.append(card)
+    s.color = chosen if is_wild(card) else color_of(card)
+    s.drawn = None
+    if card == "W4":
+        s.w4_player, s.w4_guilty = p, holds_color(hand, prev_color)
+    if rules.uno_call and len(hand) == 1 and s.uno_called != p:
+        s.catch_pending = p
+    if rules.multi_play and not is_wild(card):
+        s.multi_count += 1
+        if any(not is_wild(c) and rank_of(c) == rank_of(card) for c in hand):
+            _begin(s, p, MULTI)
+            return
+    _resolve(s, p, rules, ctx)
+
+
+def _apply_house(state: State, move: str, rules: Rules, ctx) -> tuple[State, bool]:
+    s = state.copy()
+    s.rewards = [0.0] * s.n
+    p = s.current
+    if move == "catch":
+        _draw(s, s.catchable, 2, ctx)
+        s.catchable = -1
+        return s, ctx.reshuffled
+    s.catchable = -1
+    if move == "uno":
+        s.uno_called = p
+        return s, ctx.reshuffled
+    if move.startswith("color:"):
+        s.color = move.split(":")[1]
+        _begin(s, p, PLAY)
+    elif move.startswith("swap:+"):
+        q = seat_after(s, p, int(move[6:]))
+        s.hands[p], s.hands[q] = s.hands[q], s.hands[p]
+        s.swaps_left -= 1
+        if s.swaps_left == 0:
+            _finish(s, p, seat_after(s, p, 1), PLAY, rules)
+    elif move == "draw":
+        got = _draw(s, p, 1, ctx)
+        while rules.draw_until_playable and got and not may_play(s, p, got[0], rules):
+            got = _draw(s, p, 1, ctx)
+        if got and may_play(s, p, got[0], rules):
+            s.drawn = got[0]
+            _begin(s, p, DRAWN)
+        else:
+            _finish_plain(s, p, rules)
+    elif move == "pass":
+        if s.phase == JUMP_IN:
+            if s.uno_called == p:
+                s.uno_called = -1
+            j = _holder_after(s, p, s.jump_from, s.top)
+            if j >= 0:
+                _begin(s, j, JUMP_IN)
+            else:
+                s.jump_from = -1
+                _begin(s, s.resume_seat, s.resume_phase)
+        elif s.phase == MULTI:
+            _resolve(s, p, rules, ctx)
+        else:
+            _finish_plain(s, p, rules)
+    elif move in ("accept", "challenge") and s.phase == CHALLENGE:
+        w, guilty = s.w4_player, s.w4_guilty
+        if move == "accept":
+            _draw(s, p, 4, ctx)
+            _begin(s, seat_after(s, p, 1), PLAY)
+        elif guilty:
+            _draw(s, w, 4, ctx)
+            _begin(s, p, PLAY)
+        else:
+            _draw(s, p, 6, ctx)
+            _begin(s, seat_after(s, p, 1), PLAY)
+    elif move in ("accept", "challenge"):  # a pending total (RULES.md 3 stacking)
+        total, s.pending = s.pending, 0
+        if s.uno_called == p:
+            s.uno_called = -1
+        if move == "accept":
+            _draw(s, p, total, ctx)
+            _begin(s, seat_after(s, p, 1), PLAY)
+        elif s.w4_guilty:
+            _draw(s, s.w4_player, total, ctx)
+            _begin(s, p, PLAY)
+        else:
+            _draw(s, p, total + 2, ctx)
+            _begin(s, seat_after(s, p, 1), PLAY)
+    else:
+        if s.phase == JUMP_IN:
+            s.jump_from = -1
+        card, chosen = _parse_play(move)
+        _play_house(s, p, card, chosen, rules, ctx)
+    return s, ctx.reshuffled
+
+
+def _finish_plain(s: State, p: int, rules: Rules) -> None:
+    """A turn that ends without a card played (no jump-in window)."""
+    _finish(s, p, seat_after(s, p, 1), PLAY, rules, window=False)

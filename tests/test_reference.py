@@ -51,7 +51,11 @@ def extract(game: Game) -> naive.State:
         drawn=deck.type_name(drawn_t) if drawn_t >= 0 else None,
         turns=game.turns, status=status, round_winner=none_to(game.round_winner),
         winner=none_to(game.winner), dealer=game.dealer,
-        round_points=game.round_points, scores=game.scores, rewards=game.rewards)
+        round_points=game.round_points, scores=game.scores, rewards=game.rewards,
+        pending=int(info[C.I_PENDING_DRAW]), jump_from=int(info[C.I_JUMP_FROM]),
+        resume_seat=int(info[C.I_RESUME_SEAT]),
+        resume_phase=C.PHASE_NAMES[info[C.I_RESUME_PHASE]],
+        multi_count=int(info[C.I_MULTI_COUNT]), swaps_left=int(info[C.I_SWAPS_LEFT]))
 
 
 def naive_rules(n: int, flags: dict) -> naive.Rules:
@@ -71,6 +75,15 @@ def view(s: naive.State, rules: naive.Rules) -> dict:
             v.update(w4_player=s.w4_player, w4_guilty=s.w4_guilty)
         if s.phase == naive.DRAWN:
             v.update(drawn=s.drawn)
+        if rules.house and s.phase in (naive.STACK, naive.JUMP_IN, naive.MULTI):
+            v.update(pending=s.pending)
+        if s.phase == naive.JUMP_IN:
+            v.update(jump_from=s.jump_from, resume_seat=s.resume_seat,
+                     resume_phase=s.resume_phase)
+        if s.phase == naive.MULTI:
+            v.update(multi_count=s.multi_count)
+        if s.phase == naive.SWAP:
+            v.update(swaps_left=s.swaps_left)
     elif s.status == naive.TERMINATED:
         v.update(phase=s.phase, round_winner=s.round_winner, round_points=s.round_points)
         if rules.target_score > 0:  # match totals (a single round keeps no totals)
@@ -102,7 +115,27 @@ def reshuffle_oracle(after: naive.State):
         left = Counter(after.draw)
         if left - Counter(cards):  # the engine's pile is no sub-multiset: show the diff
             return list(cards)
-        return sorted((Counter(cards) - left).elements()) + list(after.draw)
+        drawn = sorted((Counter(cards) - left).elements())
+        if after.drawn in drawn:  # draw_until_playable: the playable card came last
+            drawn.remove(after.drawn)
+            drawn.append(after.drawn)
+        return drawn + list(after.draw)
+    return order
+
+
+def ws_oracle(after: naive.State):
+    """Order the cards a Wild Shuffle Hands dealt as the engine did: one at a time from
+    ``first``, each seat's cards taken from the engine's hand after the step."""
+    def order(cards, first):
+        hands = [sorted(h) for h in after.hands]
+        n = len(hands)
+        out = []
+        for i in range(len(cards)):
+            h = hands[(first + i) % n]
+            if not h:  # the engine dealt differently: let the comparison show it
+                return list(cards)
+            out.append(h.pop())
+        return out if Counter(out) == Counter(cards) else list(cards)
     return order
 
 
@@ -166,7 +199,8 @@ def lockstep(game: Game, flags: dict, rng: random.Random, policy: str, label: st
         STATS[move.split(":")[0] if ":" in move and not move.startswith("color")
               else move] += 1
         after = extract(game)
-        pred, reshuffled = naive.apply(s, move, rules, reshuffle=reshuffle_oracle(after))
+        pred, reshuffled = naive.apply(s, move, rules, reshuffle=reshuffle_oracle(after),
+                                       ws_deal=ws_oracle(after))
         STATS["reshuffles"] += reshuffled
         held = sum(map(len, pred.hands)) - sum(map(len, s.hands))
         if move == "draw" and held == 0:
@@ -180,12 +214,13 @@ def lockstep(game: Game, flags: dict, rng: random.Random, policy: str, label: st
             # a match goes on: the engine has dealt a new round, the winner dealing
             STATS["next_round"] += 1
             want = dict(round=round_before + 1, dealer=pred.round_winner,
-                        round_winner=pred.round_winner, scores=pred.scores)
+                        round_winner=pred.round_winner)
             got = dict(round=game.round, dealer=game.dealer,
-                       round_winner=after.round_winner, scores=after.scores)
+                       round_winner=after.round_winner)
             if not reshuffled:  # else the last D2/W4 drew cards of unknown value
                 want["round_points"], got["round_points"] = pred.round_points, \
                     after.round_points
+                want["scores"], got["scores"] = pred.scores, after.scores
             problems = diff(want, got)
             problems += naive.round_start_problems(after, rules, pred.round_winner)
             if problems:

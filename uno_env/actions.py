@@ -16,7 +16,14 @@ block           ids         meaning (RULES.md section 1 notation)
 ``UNO``         64          ``uno``: declare UNO holding two cards
 ``CATCH``       65          ``catch`` the previous player who did not declare
 ``COLOR``       66 - 69     ``color:R`` ... ``color:B``: colour of a wild turned up first
+``SWAP``        70 - ...    only with ``seven_zero`` (or ``wx_rule="swap"`` on a deck
+                            with ``WX``): ``swap:+1`` ... ``swap:+(P-1)``, swap hands
+                            with the player k seats ahead in the current direction
 ==============  ==========  ==========================================================
+
+House rules add no other block: stacking answers with card plays and ``accept`` /
+``challenge``, jump-in and multi-play with card plays and ``pass``. With every flag
+off the layout is exactly the classic one.
 
 Coloured types are ordered colour-major as the deck lists them (R0 R1 .. R9 RS RR RD2,
 then Y, G, B); ``layout.play_type(a)`` and ``layout.type_action(t)`` translate. Colour
@@ -55,6 +62,9 @@ class ActionLayout:
     UNO: int
     CATCH: int
     COLOR: int
+    #: first ``swap:+k`` id and the number of them (0 without the 7-0 rule)
+    SWAP: int
+    NUM_SWAP: int
     size: int
     obs_size: int
     #: type -> its index in the PLAY block (-1 if it has no coloured face)
@@ -73,7 +83,8 @@ class ActionLayout:
                             (C.L_CHALLENGE, self.CHALLENGE), (C.L_ACCEPT, self.ACCEPT),
                             (C.L_UNO, self.UNO), (C.L_CATCH, self.CATCH),
                             (C.L_COLOR, self.COLOR), (C.L_SIZE, self.size),
-                            (C.L_OBS_SIZE, self.obs_size)):
+                            (C.L_OBS_SIZE, self.obs_size), (C.L_SWAP, self.SWAP),
+                            (C.L_NUM_SWAP, self.NUM_SWAP)):
             out[slot] = value
         return out
 
@@ -91,7 +102,9 @@ class ActionLayout:
             return f"{name}:{COLOR_LETTERS[c + 4 * side]}"
         if a < self.COLOR:
             return SIMPLE_MOVES[a - self.DRAW]
-        return f"color:{COLOR_LETTERS[a - self.COLOR + 4 * side]}"
+        if a < self.COLOR + 4:
+            return f"color:{COLOR_LETTERS[a - self.COLOR + 4 * side]}"
+        return f"swap:+{a - self.SWAP + 1}"
 
     def encode(self, move: str, side: int = 0) -> int:
         """Move string -> action id; ValueError for a string that names no action."""
@@ -100,6 +113,8 @@ class ActionLayout:
         if move in SIMPLE_MOVES:
             return self.DRAW + SIMPLE_MOVES.index(move)
         head, sep, tail = move.partition(":")
+        if head == "swap" and sep:
+            return self._swap_action(tail, move)
         if sep:
             c = self._color_slot(tail, side, move)
             if head == "color":
@@ -113,6 +128,17 @@ class ActionLayout:
         if self.type_play_slot[t] < 0:
             raise ValueError(f"{move!r} is a wild card: name a colour, e.g. '{move}:R'")
         return self.PLAY + int(self.type_play_slot[t])
+
+    def _swap_action(self, tail: str, move: str) -> int:
+        if not self.NUM_SWAP:
+            raise ValueError(f"{move!r}: swap moves exist only with seven_zero=True (or "
+                             f"wx_rule='swap' on the classic112 deck)")
+        valid = [f"+{k}" for k in range(1, self.NUM_SWAP + 1)]
+        if tail not in valid:
+            raise ValueError(f"{move!r}: write swap:+k with k from 1 to {self.NUM_SWAP} "
+                             f"(seats ahead in the current direction): "
+                             f"{', '.join('swap:' + v for v in valid)}")
+        return self.SWAP + int(tail[1:]) - 1
 
     def _color_slot(self, letter: str, side: int, move: str) -> int:
         valid = COLOR_LETTERS[4 * side: 4 * side + 4]
@@ -130,9 +156,9 @@ class ActionLayout:
 
 
 def build_layout(deck: Deck, rules: Rules, num_players: int) -> ActionLayout:
-    """The layout for a deck, rule set and player count (house-rule blocks will append
-    here only when their flag is on, so a flag that is off costs nothing)."""
-    del rules  # no classic rule adds a block; house rules will
+    """The layout for a deck, rule set and player count (the one house-rule block,
+    ``SWAP``, is appended only when a rule needs it, so a flag that is off costs
+    nothing)."""
     faces = deck.type_face
     coloured = np.array([any(deck.face_rank[faces[t, s]] < C.FIRST_WILD_RANK for s in (0, 1))
                          for t in range(deck.num_types)])
@@ -147,12 +173,16 @@ def build_layout(deck: Deck, rules: Rules, num_players: int) -> ActionLayout:
     play = 0
     wild_base = play + len(play_slot_type)
     draw = wild_base + 4 * len(wild_slot_type)
+    has_wx = bool((deck.face_rank == C.WILD_CUSTOM).any())
+    num_swap = num_players - 1 if rules.seven_zero or (has_wx and rules.wx_rule == "swap") \
+        else 0
     return ActionLayout(
         num_players=num_players, deck=deck,
         PLAY=play, NUM_PLAY=len(play_slot_type), WILD=wild_base,
         NUM_WILD=len(wild_slot_type), DRAW=draw, PASS=draw + 1, CHALLENGE=draw + 2,
-        ACCEPT=draw + 3, UNO=draw + 4, CATCH=draw + 5, COLOR=draw + 6, size=draw + 10,
-        obs_size=observation_size(deck.num_types, num_players),
+        ACCEPT=draw + 3, UNO=draw + 4, CATCH=draw + 5, COLOR=draw + 6, SWAP=draw + 10,
+        NUM_SWAP=num_swap, size=draw + 10 + num_swap,
+        obs_size=observation_size(deck.num_types, num_players, rules),
         type_play_slot=type_play_slot, type_wild_slot=type_wild_slot,
         play_slot_type=play_slot_type, wild_slot_type=wild_slot_type,
     )

@@ -21,7 +21,8 @@ Legal Actions Mask
 
 Action Space
     Blocks ``PLAY``, ``WILD`` (card x colour), ``DRAW``, ``PASS``, ``CHALLENGE``,
-    ``ACCEPT``, ``UNO``, ``CATCH``, ``COLOR``: see :mod:`uno_env.actions`;
+    ``ACCEPT``, ``UNO``, ``CATCH``, ``COLOR`` (and ``SWAP``, ``swap:+k``, only with the
+    7-0 rule): see :mod:`uno_env.actions`;
     ``env.unwrapped.layout.decode(a)`` gives the move string. The same agent may act
     several times in a row (``uno`` then a card; a skip in a two-player game).
 
@@ -38,6 +39,8 @@ Errors
 
 Version History
     * v0: first release (classic rules, RULES.md section 2).
+    * v0, house rules: RULES.md 3-4 flags, ``classic112`` and ``teams`` (team rewards
+      shared); with every flag off the spaces and the observation are unchanged.
 """
 from __future__ import annotations
 

@@ -144,8 +144,15 @@ def classic_deck(extra_wilds: tuple[tuple[int, int], ...] = ()) -> Deck:
     return _single_sided(name, coloured, [(WILD, 4), (WILD4, 4), *extra_wilds])
 
 
+def classic112_deck() -> Deck:
+    """``classic112`` (RULES.md 4): the 108 cards plus one ``WS`` (Wild Shuffle Hands)
+    and three ``WX`` (Wild Customizable), 40 points each."""
+    return classic_deck(((WILD_SHUFFLE, 1), (WILD_CUSTOM, 3)))
+
+
 DECKS = {
     "classic108": classic_deck,
+    "classic112": classic112_deck,
 }
 
 

@@ -146,7 +146,8 @@ class Game:
         info = st.info[0]
         info[:] = 0
         for slot in (C.I_DRAWN_TYPE, C.I_UNO_CALLED, C.I_CATCH_PENDING, C.I_CATCHABLE,
-                     C.I_W4_PLAYER, C.I_WINNER, C.I_MATCH_WINNER):
+                     C.I_W4_PLAYER, C.I_WINNER, C.I_MATCH_WINNER, C.I_JUMP_FROM,
+                     C.I_RESUME_SEAT):
             info[slot] = -1
         info[C.I_DRAW_LEN] = len(draw)
         info[C.I_DISCARD_LEN] = len(pile)
@@ -336,6 +337,20 @@ class Game:
         return int(self._state.info[0, C.I_DEALER])
 
     @property
+    def pending_draw(self) -> int:
+        """Cards the current decider draws by ``accept`` (the running total with
+        ``stack``; 4 facing a Wild Draw Four), 0 if none."""
+        return int(self._state.info[0, C.I_PENDING_DRAW])
+
+    @property
+    def winning_team(self) -> tuple[int, int] | None:
+        """``teams=True``: the seats of the team that won the match, None if none."""
+        w = self.winner
+        if w is None or not self.config.rules.teams:
+            return None
+        return (w % 2, w % 2 + 2)
+
+    @property
     def catchable(self) -> int | None:
         """Seat that may be caught for not declaring UNO, None if nobody."""
         c = int(self._state.info[0, C.I_CATCHABLE])
@@ -350,7 +365,11 @@ class Game:
                 "challenges": int(info[C.I_STAT_CHALLENGES]),
                 "challenges_won": int(info[C.I_STAT_CHALLENGES_WON]),
                 "reshuffles": int(info[C.I_STAT_RESHUFFLES]),
-                "catches": int(info[C.I_STAT_CATCHES])}
+                "catches": int(info[C.I_STAT_CATCHES]),
+                "stacked": int(info[C.I_STAT_STACKED]),
+                "jump_ins": int(info[C.I_STAT_JUMP_INS]),
+                "multi_extra": int(info[C.I_STAT_MULTI]),
+                "exchanges": int(info[C.I_STAT_EXCHANGES])}
 
     def render(self) -> str:
         """A text picture of the table from an omniscient view."""

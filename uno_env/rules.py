@@ -6,9 +6,11 @@ A preset is just a named :class:`Rules`; keyword arguments override its fields::
 
     rules = make_rules("classic", bluff=False, target_score=500)
 
-Flags of later variants (house rules, UNO Flip, One Piece) are declared here already so
-the record has one shape; until their kernels land, asking for a non-default value is a
-``NotImplementedError`` that says so, never a silent no-op.
+The house rules of RULES.md sections 3 and 4 (``stack``, ``seven_zero``, ``jump_in``,
+``force_play``, ``no_draw_if_playable``, ``draw_until_playable``, ``multi_play``,
+``teams``, ``wx_rule``, ``ws_last_card_wins``) combine freely; their kernels are in
+``uno_env.engine.house``. Flags of later variants, once declared, stay a
+``NotImplementedError`` until their kernels land, never a silent no-op.
 """
 from __future__ import annotations
 
@@ -88,6 +90,14 @@ class Rules:
         _int_range("target_score", self.target_score, 0, 1_000_000)
         _int_range("max_turns", self.max_turns, 1, 1_000_000_000)
         _int_range("dealer", self.dealer, 0, MAX_PLAYERS - 1)
+        if self.teams and self.scoring != "winner":
+            raise ValueError("teams=True scores the winning team (scoring='winner'); "
+                             "scoring='penalty' has no team reading in RULES.md")
+        if self.deck not in DECKS_WITH_WS_WX and (self.wx_rule != "wild"
+                                                  or self.ws_last_card_wins):
+            raise ValueError(f"wx_rule and ws_last_card_wins apply to decks with WS/WX "
+                             f"cards ({', '.join(DECKS_WITH_WS_WX)}), not {self.deck!r}; "
+                             f"use preset 'classic112' or deck='classic112'")
         not_yet = [name for name in _NOT_IMPLEMENTED
                    if getattr(self, name) != getattr(_DEFAULTS, name)]
         if not_yet:
@@ -99,6 +109,9 @@ class Rules:
     def compile(self, num_players: int) -> np.ndarray:
         """The int32 array of ``R_*`` slots the kernels read."""
         check_num_players(num_players)
+        if self.teams and num_players != 4:
+            raise ValueError(f"teams=True needs exactly 4 players (seats 0+2 against 1+3), "
+                             f"got num_players={num_players}")
         if self.dealer >= num_players:
             raise ValueError(f"dealer must be a seat 0..{num_players - 1}, got {self.dealer}")
         out = np.zeros(C.NUM_RULES, np.int32)
@@ -121,19 +134,48 @@ class Rules:
         out[C.R_MULTI_PLAY] = self.multi_play
         out[C.R_WX_RULE] = ("wild", "draw1", "swap").index(self.wx_rule)
         out[C.R_WS_LAST_CARD_WINS] = self.ws_last_card_wins
+        out[C.R_HOUSE] = self.uses_house_kernels
         return out
+
+    @property
+    def uses_house_kernels(self) -> bool:
+        """True when a rule needs ``engine/house.py`` (``teams`` alone only changes
+        scoring, which the classic kernels do)."""
+        return (self.stack != "none" or self.seven_zero or self.jump_in or self.force_play
+                or self.no_draw_if_playable or self.draw_until_playable or self.multi_play
+                or self.deck in DECKS_WITH_WS_WX)
 
 
 _DEFAULTS = Rules()
 # Declared for the record's shape; their kernels arrive with later issues.
-_NOT_IMPLEMENTED = ("teams", "stack", "seven_zero", "jump_in", "force_play",
-                    "no_draw_if_playable", "draw_until_playable", "multi_play",
-                    "wx_rule", "ws_last_card_wins")
+_NOT_IMPLEMENTED: tuple[str, ...] = ()
+#: decks holding WS and WX cards (RULES.md 4)
+DECKS_WITH_WS_WX = ("classic112",)
 
-#: Named presets. ``classic112``, ``flip``, ``onepiece`` and house-rule presets follow in
-#: their issues.
+#: Named presets (``flip`` and ``onepiece`` follow in their issues). House-rule presets
+#: are popular combinations of RULES.md section 3; any flag can be added to any preset.
 PRESETS: dict[str, Rules] = {
     "classic": Rules(),
+    # RULES.md 4: 108 cards + WS + 3 WX (wx_rule="wild" by default)
+    "classic112": Rules(deck="classic112"),
+    # the "street" rules most people play: stack anything, 7-0, jump-in, draw till you can
+    "street": Rules(stack="any", seven_zero=True, jump_in=True, draw_until_playable=True),
+    # "progressive UNO": D2 on D2, W4 on W4, the last player who cannot stack draws all
+    "progressive": Rules(stack="same"),
+    # the 7-0 rule alone (official Mattel house-rule card)
+    "seven_o": Rules(seven_zero=True),
+    # jump-in alone (official Mattel house-rule card)
+    "jump_in": Rules(jump_in=True),
+    # no idle turns: must play a playable card, a drawn playable card must be played
+    "strict": Rules(no_draw_if_playable=True, force_play=True),
+    # seed 001: multiple cards of the same number or symbol in one turn, with stacking
+    "multi": Rules(multi_play=True, stack="same"),
+    # seed 001: teams of two (4 players), winner's team scores the other team's cards
+    "teams": Rules(teams=True),
+    # every house rule at once on the 112-card deck (WX as a draw-one)
+    "chaos": Rules(deck="classic112", stack="any", seven_zero=True, jump_in=True,
+                   force_play=True, no_draw_if_playable=True, draw_until_playable=True,
+                   multi_play=True, wx_rule="draw1"),
 }
 
 

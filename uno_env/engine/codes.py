@@ -22,11 +22,11 @@ PHASE_PLAY = 0        # play a card or draw (RULES.md 2, "A turn")
 PHASE_DRAWN = 1       # play the card just drawn, or pass
 PHASE_CHALLENGE = 2   # answer a Wild Draw Four: challenge or accept
 PHASE_COLOR = 3       # name the colour of a wild turned up as the first card
-# reserved for later variants (house rules, One Piece); no kernel enters them yet
-PHASE_STACK = 4       # answer a pending draw by stacking or accepting
+# house rules (RULES.md 3, engine/house.py)
+PHASE_STACK = 4       # answer a pending draw by stacking, accepting (or challenging)
 PHASE_JUMP_IN = 5     # out-of-turn play of an identical card, or pass
 PHASE_SWAP = 6        # 7-0: choose whom to swap hands with
-PHASE_GIVE = 7        # One Piece Shanks: choose the card to give
+PHASE_GIVE = 7        # One Piece Shanks: choose the card to give (reserved)
 PHASE_MULTI = 8       # multi-play: continue with the same rank, or pass
 PHASE_OVER = 9        # the episode has ended (round/match over or truncated)
 NUM_PHASES = 10
@@ -68,8 +68,19 @@ I_STAT_CHALLENGES = 24
 I_STAT_CHALLENGES_WON = 25  # the challenger was right (the player was guilty)
 I_STAT_RESHUFFLES = 26
 I_STAT_CATCHES = 27
-I_PENDING_DRAW = 28    # cards the current decider must draw if they accept (0 if none)
-NUM_INFO = 29
+I_PENDING_DRAW = 28    # cards the current decider must draw if they accept (0 if none);
+#                        with stacking, the running total (RULES.md 3)
+# house rules (engine/house.py)
+I_JUMP_FROM = 29       # PHASE_JUMP_IN: seat whose play opened the jump-in window, else -1
+I_RESUME_SEAT = 30     # PHASE_JUMP_IN: the decision that follows if nobody jumps in ...
+I_RESUME_PHASE = 31    # ... and its phase
+I_MULTI_COUNT = 32     # cards played so far in the current multi-play sequence
+I_SWAPS_LEFT = 33      # PHASE_SWAP: swaps still to choose (k sevens give k swaps)
+I_STAT_STACKED = 34    # draw cards played onto a pending draw
+I_STAT_JUMP_INS = 35
+I_STAT_MULTI = 36      # cards played after the first of a multi-play sequence
+I_STAT_EXCHANGES = 37  # hand exchanges: 7 swaps, 0 rotations, WS shuffles
+NUM_INFO = 38
 
 # --- rules[slot]: the rules record compiled to scalars (uno_env.rules.Rules.compile) -------
 R_NUM_PLAYERS = 0
@@ -91,7 +102,8 @@ R_DRAW_UNTIL_PLAYABLE = 15
 R_MULTI_PLAY = 16
 R_WX_RULE = 17
 R_WS_LAST_CARD_WINS = 18
-NUM_RULES = 19
+R_HOUSE = 19           # 1 if any rule needs the house-rule kernels (engine/house.py)
+NUM_RULES = 20
 
 SCORING_WINNER, SCORING_PENALTY = 0, 1
 REWARD_WIN, REWARD_SCORE = 0, 1
@@ -112,4 +124,6 @@ L_CATCH = 9
 L_COLOR = 10     # four actions: name colour slot 0-3 (of the active side)
 L_SIZE = 11      # number of actions
 L_OBS_SIZE = 12  # length of the observation vector
-NUM_LAYOUT = 13
+L_SWAP = 13      # seven_zero (or wx_rule="swap"): swap:+1 .. swap:+(P-1); else = L_SIZE
+L_NUM_SWAP = 14  # P - 1 with that block, else 0
+NUM_LAYOUT = 15

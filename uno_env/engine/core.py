@@ -153,6 +153,8 @@ def legal_mask(st, g, sp, mask):
     phase = st.info[g, C.I_PHASE]
     if phase == C.PHASE_OVER:
         return 0
+    if sp.rules[C.R_HOUSE] != 0:  # house rules (RULES.md 3, 4): engine/house.py
+        return house_legal_mask(st, g, sp, mask)
     seat = st.info[g, C.I_CURRENT]
     uno_rule = sp.rules[C.R_UNO_CALL] != 0
     n = 0
@@ -288,6 +290,9 @@ def end_round(st, g, sp, winner):
     num_players = sp.rules[C.R_NUM_PLAYERS]
     st.info[g, C.I_WINNER] = winner
     st.info[g, C.I_LAST_ROUND_OVER] = 1
+    if sp.rules[C.R_TEAMS] != 0:
+        _end_round_teams(st, g, sp, winner)
+        return
     total = 0
     for q in range(num_players):
         st.round_points[g, q] = 0
@@ -334,6 +339,41 @@ def end_round(st, g, sp, winner):
         deal(st, g, sp, winner)
 
 
+@njit
+def _end_round_teams(st, g, sp, winner):
+    """``teams=True`` (RULES.md 2 "Teams", 3 precise points, 7): seats 0+2 against 1+3.
+    The winner's team wins the round; the winner's ``round_points`` entry holds the
+    other team's points, every other entry 0. Rewards are shared by the team: "win"
+    gives +1 to each winner and -1 to each loser (zero-sum); "score" gives each winner
+    +points and each loser -points. A match ends when a team's total (the sum of its
+    two seats' scores) reaches ``target_score``; the match winner is the seat that
+    went out in that round. Scoring is always "winner" (``Rules.validate``)."""
+    total = 0
+    for q in range(4):
+        st.round_points[g, q] = 0
+        if (q - winner) % 2 != 0:
+            total += hand_points(st, g, sp, q)
+    st.round_points[g, winner] = total
+    if sp.rules[C.R_REWARD] == C.REWARD_SCORE:
+        for q in range(4):
+            st.rewards[g, q] = total if (q - winner) % 2 == 0 else -total
+    target = sp.rules[C.R_TARGET_SCORE]
+    over = target == 0
+    if not over:
+        for q in range(4):
+            st.scores[g, q] += st.round_points[g, q]
+        over = st.scores[g, winner] + st.scores[g, (winner + 2) % 4] >= target
+    if over:
+        st.info[g, C.I_MATCH_WINNER] = winner
+        st.info[g, C.I_STATUS] = C.STATUS_OVER
+        st.info[g, C.I_PHASE] = C.PHASE_OVER
+        if sp.rules[C.R_REWARD] == C.REWARD_WIN:
+            for q in range(4):
+                st.rewards[g, q] = 1.0 if (q - winner) % 2 == 0 else -1.0
+    else:
+        deal(st, g, sp, winner)
+
+
 # --- dealing -----------------------------------------------------------------------------
 
 
@@ -363,6 +403,11 @@ def deal(st, g, sp, dealer):
     st.info[g, C.I_W4_GUILTY] = 0
     st.info[g, C.I_W4_PREV_COLOR] = C.NO_COLOR
     st.info[g, C.I_PENDING_DRAW] = 0
+    st.info[g, C.I_JUMP_FROM] = -1
+    st.info[g, C.I_RESUME_SEAT] = -1
+    st.info[g, C.I_RESUME_PHASE] = C.PHASE_PLAY
+    st.info[g, C.I_MULTI_COUNT] = 0
+    st.info[g, C.I_SWAPS_LEFT] = 0
     st.info[g, C.I_TURNS] = 0
     st.info[g, C.I_DEALER] = dealer
     st.info[g, C.I_ROUND] += 1
@@ -516,9 +561,17 @@ def _answer_challenge(st, g, sp, seat, challenge):
         begin_decision(st, g, sp, seat_after(st, g, sp, seat, 1), C.PHASE_PLAY)
 
 
+# The house-rule kernels use the helpers above; they are imported here, after those
+# helpers exist, and only run when ``rules[R_HOUSE]`` is set (classic never enters them).
+from uno_env.engine.house import house_apply, house_legal_mask  # noqa: E402
+
+
 @njit
 def apply_action(st, g, sp, action):
     """Apply a legal ``action`` of the current decider (check with ``is_legal`` first)."""
+    if sp.rules[C.R_HOUSE] != 0:  # house rules (RULES.md 3, 4): engine/house.py
+        house_apply(st, g, sp, action)
+        return
     seat = st.info[g, C.I_CURRENT]
     st.info[g, C.I_LAST_ROUND_OVER] = 0
     st.rewards[g] = 0.0

@@ -22,6 +22,20 @@ name                   length     content
 ``scores``             P          match scores by relative seat (0 is the observer)
 ``side``               1          UNO Flip: 1 on the dark side
 =====================  =========  ======================================================
+
+House rules append fields only when their flag is on (with every flag off the vector
+is exactly the table above). With ``stack``, ``pending_draw`` holds the running total;
+it also shows a total held back by a jump-in window or being added to by a multi-card
+play of draw cards:
+
+=====================  =========  ======================================================
+``jump_from``          P          ``jump_in``: one-hot by relative seat, the player whose
+                                  card is open to a jump-in (phase ``jump_in``), else 0
+``jump_resume``        P          ``jump_in``: one-hot by relative seat, who decides next
+                                  if nobody jumps in (phase ``jump_in``), else 0
+``multi_count``        1          ``multi_play``: cards played so far in the current
+                                  multi-card sequence (0 outside one)
+=====================  =========  ======================================================
 """
 import numpy as np
 
@@ -33,22 +47,32 @@ OBS_FIELDS = ("hand", "top", "color", "direction", "phase", "pending_draw",
               "side")
 
 
-def observation_slices(num_types: int, num_players: int) -> dict[str, slice]:
-    """Name -> slice of the observation vector (the table in this module's docstring)."""
+def _fields(rules) -> tuple[str, ...]:
+    extra = ()
+    if rules is not None and rules.jump_in:
+        extra += ("jump_from", "jump_resume")
+    if rules is not None and rules.multi_play:
+        extra += ("multi_count",)
+    return OBS_FIELDS + extra
+
+
+def observation_slices(num_types: int, num_players: int, rules=None) -> dict[str, slice]:
+    """Name -> slice of the observation vector (the tables in this module's docstring);
+    ``rules`` (a ``uno_env.rules.Rules``) adds the house-rule fields it turns on."""
     lengths = {"hand": num_types, "top": num_types, "color": 4, "direction": 1,
                "phase": C.NUM_PHASES, "pending_draw": 1, "opponent_cards": num_players - 1,
                "catchable": num_players, "uno_called": 1, "draw_pile": 1,
-               "played": num_types, "scores": num_players, "side": 1}
+               "played": num_types, "scores": num_players, "side": 1,
+               "jump_from": num_players, "jump_resume": num_players, "multi_count": 1}
     out, start = {}, 0
-    for name in OBS_FIELDS:
+    for name in _fields(rules):
         out[name] = slice(start, start + lengths[name])
         start += lengths[name]
     return out
 
 
-def observation_size(num_types: int, num_players: int) -> int:
-    return 3 * num_types + 4 + 1 + C.NUM_PHASES + 1 + (num_players - 1) + num_players \
-        + 1 + 1 + num_players + 1
+def observation_size(num_types: int, num_players: int, rules=None) -> int:
+    return observation_slices(num_types, num_players, rules)[_fields(rules)[-1]].stop
 
 
 @njit
@@ -89,6 +113,15 @@ def observe(st, g, sp, seat, out):
         out[o + r] = st.scores[g, (seat + r) % num_players]
     o += num_players
     out[o] = st.info[g, C.I_SIDE]
+    o += 1
+    # house-rule fields, present only with their flag (see the module docstring)
+    if sp.rules[C.R_JUMP_IN] != 0:
+        if st.info[g, C.I_PHASE] == C.PHASE_JUMP_IN:
+            out[o + (st.info[g, C.I_JUMP_FROM] - seat) % num_players] = 1.0
+            out[o + num_players + (st.info[g, C.I_RESUME_SEAT] - seat) % num_players] = 1.0
+        o += 2 * num_players
+    if sp.rules[C.R_MULTI_PLAY] != 0:
+        out[o] = st.info[g, C.I_MULTI_COUNT]
 
 
 @njit

@@ -114,6 +114,20 @@ def _next_opponent_cards(obs, sp, o_dir, o_opp):
     return int(obs[o_opp + rel - 1])
 
 
+@njit
+def _fewest_cards_swap(obs, sp, o_dir, o_opp):
+    """7-0 (RULES.md 3): ``swap:+k`` with the player holding the fewest cards (ties: the
+    smallest k). ``swap:+k`` is k seats ahead in the direction of play."""
+    p = sp.rules[C.R_NUM_PLAYERS]
+    best_k, best_n = 1, 1 << 30
+    for k in range(1, p):
+        rel = k if obs[o_dir] > 0.5 else p - k
+        n = int(obs[o_opp + rel - 1])
+        if n < best_n:
+            best_k, best_n = k, n
+    return sp.layout[C.L_SWAP] + best_k - 1
+
+
 GO_ON = -2  # _reflexes: no reflex applies, the policy decides
 
 
@@ -147,7 +161,10 @@ def greedy_policy(obs, mask, sp):
     Catches and calls UNO whenever offered; plays the playable coloured card worth most
     points, wilds only when no coloured card is playable, a W4 only when it holds no
     card of the colour in force (never bluffs); names the colour it holds most; plays a
-    playable drawn card; draws only when nothing is playable; never challenges."""
+    playable drawn card; draws only when nothing is playable; never challenges.
+    House rules: stacks a draw card whenever it can (else accepts), jumps in and goes
+    on with a multi-card play whenever it can, swaps hands with the player holding the
+    fewest cards."""
     lay = sp.layout
     counts = np.zeros(4, np.int64)
     reflex, phase, side, best_color = _reflexes(obs, mask, sp, counts)
@@ -158,6 +175,8 @@ def greedy_policy(obs, mask, sp):
         if mask[lay[C.L_ACCEPT]] != 0:
             return lay[C.L_ACCEPT]
         return _lowest_legal(mask)
+    if phase == C.PHASE_SWAP:
+        return _fewest_cards_swap(obs, sp, o_dir, o_opp)
     if mask[lay[C.L_UNO]] != 0:
         return lay[C.L_UNO]
     color = _argmax_onehot(obs, o_col, 4)
@@ -183,11 +202,14 @@ def greedy_policy(obs, mask, sp):
                 best, best_pts = a, pts
     if best >= 0:
         return best
-    if phase == C.PHASE_DRAWN and mask[lay[C.L_PASS]] != 0:
+    # keep the drawn card; decline a jump-in or end a multi-card play (pass is legal
+    # only in those phases); accept a pending draw it cannot stack
+    if mask[lay[C.L_PASS]] != 0:
         return lay[C.L_PASS]
+    if mask[lay[C.L_ACCEPT]] != 0:
+        return lay[C.L_ACCEPT]
     if mask[lay[C.L_DRAW]] != 0:
         return lay[C.L_DRAW]
-    # phases of later variants: the lowest legal action that is not a bluff
     return _lowest_legal(mask)
 
 
@@ -270,21 +292,27 @@ def heuristic_policy(obs, mask, sp):
     until the next player has few cards (plays numbers first); challenges a W4 when card
     counting says its player very likely held the previous colour; bluffs a W4 only to
     stop a next player close to going out when nothing else is playable; names the
-    colour it holds most."""
+    colour it holds most. House rules: facing a pending draw it challenges as above,
+    else stacks with the card it prefers (a W4 bluff only in danger), else accepts;
+    jumps in and goes on with a multi-card play whenever it can; swaps hands with the
+    player holding the fewest cards."""
     lay = sp.layout
     counts = np.zeros(4, np.int64)
     reflex, phase, side, best_color = _reflexes(obs, mask, sp, counts)
     if reflex != GO_ON:
         return reflex
     o_hand, o_col, o_dir, o_phase, o_opp, o_played, o_side = _offsets(sp)
-    if phase == C.PHASE_CHALLENGE:
+    if phase == C.PHASE_CHALLENGE or phase == C.PHASE_STACK:
         if mask[lay[C.L_CHALLENGE]] != 0 and \
                 _challenge_odds(obs, sp, side, o_col, o_dir, o_opp, o_played) \
                 >= CHALLENGE_THRESHOLD:
             return lay[C.L_CHALLENGE]
-        if mask[lay[C.L_ACCEPT]] != 0:
-            return lay[C.L_ACCEPT]
-        return _lowest_legal(mask)
+        if phase == C.PHASE_CHALLENGE:
+            if mask[lay[C.L_ACCEPT]] != 0:
+                return lay[C.L_ACCEPT]
+            return _lowest_legal(mask)
+    if phase == C.PHASE_SWAP:
+        return _fewest_cards_swap(obs, sp, o_dir, o_opp)
     if mask[lay[C.L_UNO]] != 0:
         return lay[C.L_UNO]
     color = _argmax_onehot(obs, o_col, 4)
@@ -318,6 +346,10 @@ def heuristic_policy(obs, mask, sp):
             return lay[C.L_PASS]
     if best >= 0:
         return best
+    if mask[lay[C.L_PASS]] != 0:    # decline a jump-in, end a multi-card play
+        return lay[C.L_PASS]
+    if mask[lay[C.L_ACCEPT]] != 0:  # a pending draw it will not stack onto
+        return lay[C.L_ACCEPT]
     if mask[lay[C.L_DRAW]] != 0:
         return lay[C.L_DRAW]
     return _lowest_legal(mask)
