@@ -39,6 +39,8 @@ def step_games(st, sp, active, scratch, legal_counts):
         legal_counts[i] = n
         if n == 0:
             continue
+        if n != scratch.sum():      # the count is what random_legal draws from
+            legal_counts[i] = -2
         a = core.random_legal(st, g, sp, scratch)
         core.apply_action(st, g, sp, a)
 
@@ -138,6 +140,9 @@ def test_conservation_and_invariants(num_players):
         where = f"{num_players}p, seed {4242 + num_players}, step {step_no}"
         stuck = active[legal == 0]
         assert not len(stuck), f"{where}: game {stuck[0]} is playing with no legal action"
+        miscounted = active[legal == -2]
+        assert not len(miscounted), f"{where}: game {miscounted[0]}: legal_mask's count " \
+            "differs from the actions it marked"
         steps += len(active)
         check_conservation(st, config, active, where)
         playing = st.info[active, C.I_STATUS] == C.STATUS_PLAYING

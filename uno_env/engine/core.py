@@ -101,20 +101,22 @@ def hand_points(st, g, sp, seat):
 
 @njit(inline="always")
 def _set_play_actions(st, g, sp, t, mask):
+    """Mark the actions that play card type ``t``; returns how many (4 for a wild)."""
     f = active_face(st, g, sp, t)
     if sp.face_rank[f] >= C.FIRST_WILD_RANK:
         base = sp.layout[C.L_WILD] + 4 * sp.type_wild_slot[t]
         for c in range(4):
             mask[base + c] = 1
-    else:
-        mask[sp.layout[C.L_PLAY] + sp.type_play_slot[t]] = 1
+        return 4
+    mask[sp.layout[C.L_PLAY] + sp.type_play_slot[t]] = 1
+    return 1
 
 
 @njit(inline="always")
 def _set_hand_plays(st, g, sp, seat, mask):
     """Mark every card of ``seat``'s hand that may be played (``may_play``, with the
     per-position lookups hoisted out of the loop: this is the hottest loop of the
-    engine). Returns the number of distinct card types marked."""
+    engine). Returns the number of actions marked (a wild marks one per colour)."""
     side = st.info[g, C.I_SIDE]
     color = st.info[g, C.I_COLOR]
     top_rank = sp.face_rank[sp.type_face[top_type(st, g), side]]
@@ -137,7 +139,7 @@ def _set_hand_plays(st, g, sp, seat, mask):
             base = wild_base + 4 * sp.type_wild_slot[t]
             for c in range(4):
                 mask[base + c] = 1
-            plays += 1
+            plays += 4
         elif sp.face_color[f] == color or rank == top_rank:
             mask[play_base + sp.type_play_slot[t]] = 1
             plays += 1
@@ -177,9 +179,8 @@ def legal_mask(st, g, sp, mask):
             mask[sp.layout[C.L_UNO]] = 1
             n += 1
     elif phase == C.PHASE_DRAWN:
-        _set_play_actions(st, g, sp, st.info[g, C.I_DRAWN_TYPE], mask)
+        n = _set_play_actions(st, g, sp, st.info[g, C.I_DRAWN_TYPE], mask) + 1
         mask[sp.layout[C.L_PASS]] = 1
-        n = 2
         if uno_rule and st.hand_size[g, seat] == 2 and st.info[g, C.I_UNO_CALLED] != seat:
             mask[sp.layout[C.L_UNO]] = 1
             n += 1
