@@ -23,21 +23,8 @@ import torch
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from stable_baselines3.common.vec_env import VecEnv
 
-from uno_env.engine.observe import observation_slices
 from uno_env.learner import LearnerBatch
-
-#: divisor per observation field (the rest are one-hot or 0/1 flags)
-_FIELD_SCALE = {"hand": 2.0, "played": 4.0, "pending_draw": 4.0, "opponent_cards": 7.0,
-                "draw_pile": 50.0, "scores": 100.0}
-
-
-def observation_scale(num_types: int, num_players: int) -> np.ndarray:
-    """float32[D]: the factor that brings each observation entry to about unit scale."""
-    slices = observation_slices(num_types, num_players)
-    scale = np.ones(max(s.stop for s in slices.values()), np.float32)
-    for name, div in _FIELD_SCALE.items():
-        scale[slices[name]] = 1.0 / div
-    return scale
+from uno_env.scaling import _FIELD_SCALE, observation_scale  # noqa: F401 (re-exported)
 
 
 class ScaledObservation(BaseFeaturesExtractor):
