@@ -198,3 +198,10 @@ def test_cli_train_framework_option(tmp_path):
     bad = runner.invoke(app, ["train", "--framework", "rllib", "--opponents", "heuristic",
                               "--out", str(tmp_path)])
     assert bad.exit_code == 2 and "self-play" in bad.output
+
+
+def test_missing_rllib_names_the_extra(monkeypatch):
+    from uno_env.rllib import require_rllib
+    monkeypatch.setitem(sys.modules, "ray.rllib", None)
+    with pytest.raises(ValueError, match=r'"rllib" extra.*pip install -e ".\[rllib\]"'):
+        require_rllib()

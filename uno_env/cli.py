@@ -179,12 +179,16 @@ def train(preset: str = typer.Option("classic"), players: int = typer.Option(2),
         if opponents not in (None, "self"):
             raise typer.BadParameter("RLlib training is self-play (every seat is the "
                                      "policy being trained): leave out --opponents")
+        if resume is not None:
+            raise typer.BadParameter("--resume takes an SB3 model.zip; for RLlib restore "
+                                     "the checkpoint with Algorithm.from_checkpoint")
         return _train_rllib(preset=preset, num_players=players, timesteps=timesteps,
                             out=out, seed=seed, eval_games=eval_games,
                             eval_opponents=tuple(_csv(eval_opponents)),
                             hidden=tuple(int(h) for h in _csv(hidden)),
                             max_minutes=minutes, progress=progress,
-                            env_runners=env_runners, address=address)
+                            env_runners=env_runners, address=address,
+                            threads=threads)
     opponents = opponents or "heuristic"
     try:
         from agents.train import train as run

@@ -242,7 +242,8 @@ def train_rllib(out="runs/rllib", preset: str = "classic", num_players: int = 2,
                 minibatch_size: int = 500, num_epochs: int = 4, lr: float = 3e-4,
                 eval_games: int = 2000, eval_opponents=("random", "heuristic"),
                 max_minutes: float | None = None, address: str | None = None,
-                progress: bool = True, **rules) -> RLlibTrainResult:
+                progress: bool = True, threads: int | None = 1,
+                **rules) -> RLlibTrainResult:
     """Self-play PPO with RLlib until ``timesteps`` environment steps (or ``iterations``
     training iterations, or ``max_minutes``), then export and evaluate the policy.
 
@@ -251,7 +252,8 @@ def train_rllib(out="runs/rllib", preset: str = "classic", num_players: int = 2,
     ``Algorithm.from_checkpoint``), ``policy.npz`` (``agents.PPOAgent.load``),
     ``progress.csv`` (one row per iteration), ``eval.csv`` (win rate of the greedy
     policy against each evaluation opponent, seat drawn per game) and
-    ``summary.json``."""
+    ``summary.json``. ``threads``: torch threads of the learner in this process (1 by
+    default: the MLP is small and more threads fight the env for the cores)."""
     from uno_env.distributed import connect
     from uno_env.learner import evaluate, parse_opponents
     for key, value in (("timesteps", timesteps), ("eval_games", eval_games)):
@@ -268,6 +270,9 @@ def train_rllib(out="runs/rllib", preset: str = "classic", num_players: int = 2,
                         **rules)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
+    if threads:
+        import torch
+        torch.set_num_threads(int(threads))
     connect(address)
     algo = config.build_algo()
     bar = None
