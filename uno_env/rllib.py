@@ -250,9 +250,9 @@ def train_rllib(out="runs/rllib", preset: str = "classic", num_players: int = 2,
     Connects to Ray (``address``, default: the instance already connected or a new local
     one). Writes to ``out``: ``checkpoint/`` (``Algorithm.save_to_path``; restore with
     ``Algorithm.from_checkpoint``), ``policy.npz`` (``agents.PPOAgent.load``),
-    ``progress.csv`` (one row per iteration), ``eval.csv`` (win rate of the greedy
-    policy against each evaluation opponent, seat drawn per game) and
-    ``summary.json``. ``threads``: torch threads of the learner in this process (1 by
+    ``progress.csv`` (one row per iteration, written as it goes), ``eval.csv`` (win
+    rate of the greedy policy against each evaluation opponent, seat drawn per game)
+    and ``summary.json``. ``threads``: torch threads of the learner in this process (1 by
     default: the MLP is small and more threads fight the env for the cores)."""
     from uno_env.distributed import connect
     from uno_env.learner import evaluate, parse_opponents
@@ -298,6 +298,11 @@ def train_rllib(out="runs/rllib", preset: str = "classic", num_players: int = 2,
             row = {k: (float(v) if isinstance(v, (np.floating, np.integer)) else v)
                    for k, v in row.items()}
             history.append(row)
+            with open(out / "progress.csv", "w" if it == 1 else "a", newline="") as f:
+                w = csv.DictWriter(f, fieldnames=list(row))
+                if it == 1:
+                    w.writeheader()
+                w.writerow(row)
             if bar is not None:
                 bar.update(min(new_steps, timesteps) - min(steps, timesteps))
             steps = new_steps
@@ -312,10 +317,6 @@ def train_rllib(out="runs/rllib", preset: str = "classic", num_players: int = 2,
             bar.close()
         algo.stop()
     agent.save(out / "policy.npz")
-    with open(out / "progress.csv", "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(history[0]))
-        w.writeheader()
-        w.writerows(history)
     evaluations = []
     for opp in eval_opponents:
         r = evaluate(agent, opp, eval_games, preset, num_players, seed=seed + 1_000_003,
