@@ -174,10 +174,16 @@ def test_exported_policy_acts_as_the_rllib_module(rllib_run):
         out = module.forward_inference({"obs": {
             "observations": torch.as_tensor(np.array(scaled)),
             "action_mask": torch.as_tensor(np.array(masks))}})
-    theirs = out["action_dist_inputs"].numpy().argmax(axis=1)
+    legal = np.array(masks) > 0
+    theirs_logits = out["action_dist_inputs"].numpy()
+    ours_logits = agent.logits(np.array(raw))
+    assert np.allclose(ours_logits[legal], theirs_logits[legal], rtol=1e-4, atol=1e-4)
+    theirs = theirs_logits.argmax(axis=1)
     ours = agent.act_batch(np.array(raw), np.array(masks))
-    assert np.array_equal(ours, theirs)
-    assert np.array(masks)[np.arange(len(ours)), ours].all()
+    top2 = np.sort(np.where(legal, ours_logits, -np.inf), axis=1)[:, -2:]
+    near_tie = (top2[:, 1] - top2[:, 0]) < 1e-4       # float rounding may pick either
+    assert ((ours == theirs) | near_tie).all() and (ours == theirs).mean() > 0.95
+    assert legal[np.arange(len(ours)), ours].all()
 
 
 def test_rllib_policy_plays_in_a_ray_tournament(rllib_run):
