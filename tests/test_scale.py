@@ -130,8 +130,10 @@ def test_rllib_env_is_turn_based_with_masks_and_final_rewards():
 def rllib_run(local_ray, tmp_path_factory):
     from uno_env.rllib import train_rllib
     out = tmp_path_factory.mktemp("rllib")
+    # one EnvRunner actor: sampling happens in a Ray worker, as on a cluster
     return train_rllib(out, num_players=2, timesteps=10**9, iterations=2, seed=0,
-                       hidden=(64, 64), train_batch_size=1000, minibatch_size=250,
+                       env_runners=1, hidden=(64, 64), train_batch_size=1000,
+                       minibatch_size=250,
                        num_epochs=2, eval_games=300, eval_opponents=("random",),
                        progress=False)
 
