@@ -65,14 +65,14 @@ class UnoMultiAgentEnv(MultiAgentEnv):
     def __init__(self, config: dict | None = None):
         super().__init__()
         from uno_env.aec import raw_env
-        from uno_env.scaling import observation_scale
+        from uno_env.scaling import config_scale
         config = dict(config or {})
         preset = config.pop("preset", "classic")
         num_players = config.pop("num_players", 2)
         self.aec = raw_env(preset, num_players, **config)
         cfg = self.aec.config
         self.config = cfg
-        self.scale = observation_scale(cfg.deck.num_types, cfg.num_players)
+        self.scale = config_scale(cfg)
         self.agents = self.possible_agents = list(self.aec.possible_agents)
         d, a = cfg.layout.obs_size, cfg.layout.size
         space = gymnasium.spaces.Dict({
@@ -182,7 +182,7 @@ def export_policy(module, preset: str = "classic", num_players: int = 2,
     the same masked logits, argmax over the legal actions."""
     from agents.ppo import FORMAT, PPOAgent
     from uno_env.config import make_config
-    from uno_env.scaling import observation_scale
+    from uno_env.scaling import config_scale
     meta = {k: meta_and_rules.pop(k) for k in list(meta_and_rules)
             if k in ("trained_steps", "iterations", "seed")}
     config = make_config(preset, num_players, **meta_and_rules)
@@ -191,8 +191,7 @@ def export_policy(module, preset: str = "classic", num_players: int = 2,
               "num_players": config.num_players, "rules": config.rule_overrides(),
               "obs_size": config.layout.obs_size, "num_actions": config.layout.size,
               "activation": activation, "trainer": "rllib-ppo-selfplay", **meta}
-    return PPOAgent(layers, observation_scale(config.deck.num_types, config.num_players),
-                    record, name=name)
+    return PPOAgent(layers, config_scale(config), record, name=name)
 
 
 def load_module(checkpoint):

@@ -41,7 +41,8 @@ class ScaledObservation(BaseFeaturesExtractor):
 def policy_kwargs(config, hidden=(256, 256)) -> dict:
     """``policy_kwargs`` for ``MaskablePPO("MlpPolicy", ...)`` on ``config``: scaled
     observations, ReLU MLPs of ``hidden`` units for the policy and the value."""
-    scale = observation_scale(config.deck.num_types, config.num_players)
+    scale = observation_scale(config.deck.num_types, config.num_players,
+                              config.layout.obs_size)
     return {"features_extractor_class": ScaledObservation,
             "features_extractor_kwargs": {"scale": scale.tolist()},
             "net_arch": {"pi": list(hidden), "vf": list(hidden)},
