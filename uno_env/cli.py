@@ -6,7 +6,8 @@
     uno-bench simulate   whole games in numba, with a summary
     uno-bench tournament agents in every seat: leaderboard, head-to-head, ratings
     uno-bench play       play a game in the terminal against agents
-    uno-bench train      train a PPO agent (MaskablePPO; needs the rl extra)
+    uno-bench train      train a PPO agent (MaskablePPO, or RLlib self-play with
+                         --framework rllib; needs the rl or rllib extra)
     uno-bench evaluate   win rate of an agent or a trained model against opponents
 
 ``uno-bench COMMAND --help`` describes each command's options.
@@ -86,14 +87,19 @@ def tournament(agents: str = typer.Option("random,greedy,heuristic",
                threads: int = typer.Option(None, help="numba threads (default: all)"),
                out: str = typer.Option(None, help="directory for results.json, "
                                        "leaderboard.csv, head_to_head.csv, win_rates.png"),
-               progress: bool = typer.Option(True, help="show a progress bar")):
+               progress: bool = typer.Option(True, help="show a progress bar"),
+               backend: str = typer.Option("local", help="local, or ray: every chunk of "
+                                           "games a Ray task (needs the ray extra)"),
+               address: str = typer.Option(None, help="Ray cluster address (host:6379, "
+                                           "ray://host:10001 or auto); default: start "
+                                           "a local Ray instance")):
     """Every agent in every seat equally often; prints the leaderboard."""
     from uno_env.tournament import tournament as run
     try:
         names = tuple(_agent(a.strip(), preset, players)
                       for a in agents.split(",") if a.strip())
         result = run(names, preset, players, num_games=games, seed=seed, threads=threads,
-                     progress=progress)
+                     progress=progress, backend=backend, address=address)
     except (ValueError, NotImplementedError) as err:
         raise typer.BadParameter(str(err)) from None
     typer.echo(result.leaderboard())
@@ -141,9 +147,10 @@ def _csv(text: str) -> list[str]:
 @app.command()
 def train(preset: str = typer.Option("classic"), players: int = typer.Option(2),
           timesteps: int = typer.Option(1_000_000, min=1, help="environment steps"),
-          opponents: str = typer.Option("heuristic", help="comma-separated opponent "
+          opponents: str = typer.Option(None, help="comma-separated opponent "
                                         "names; each game draws one for every opponent "
-                                        "seat ('self' = a pool of past snapshots)"),
+                                        "seat ('self' = a pool of past snapshots); "
+                                        "default heuristic (rllib: self-play only)"),
           out: str = typer.Option("runs/ppo", help="output directory"),
           seed: int = typer.Option(0, min=0),
           envs: int = typer.Option(128, min=1, help="games stepped together"),
@@ -155,9 +162,34 @@ def train(preset: str = typer.Option("classic"), players: int = typer.Option(2),
           minutes: float = typer.Option(None, help="stop after this many minutes"),
           threads: int = typer.Option(1, min=1, help="torch threads"),
           resume: str = typer.Option(None, help="model.zip to continue training"),
-          progress: bool = typer.Option(True, help="show a progress bar")):
+          progress: bool = typer.Option(True, help="show a progress bar"),
+          framework: str = typer.Option("sb3", help="sb3 (MaskablePPO against "
+                                        "opponents) or rllib (self-play PPO with RLlib; "
+                                        "needs the rllib extra)"),
+          env_runners: int = typer.Option(0, min=0, help="rllib: EnvRunner actors (0: "
+                                          "sample in this process)"),
+          address: str = typer.Option(None, help="rllib: Ray cluster address")):
     """Train a PPO agent with MaskablePPO on the numba training env; writes policy.npz,
-    model.zip, checkpoints, progress.csv, eval.csv and summary.json."""
+    model.zip, checkpoints, progress.csv, eval.csv and summary.json. With
+    --framework rllib: self-play PPO with RLlib (uno_env.rllib); writes policy.npz,
+    checkpoint/, progress.csv, eval.csv and summary.json."""
+    if framework not in ("sb3", "rllib"):
+        raise typer.BadParameter(f"unknown framework {framework!r}; valid: sb3, rllib")
+    if framework == "rllib":
+        if opponents not in (None, "self"):
+            raise typer.BadParameter("RLlib training is self-play (every seat is the "
+                                     "policy being trained): leave out --opponents")
+        if resume is not None:
+            raise typer.BadParameter("--resume takes an SB3 model.zip; for RLlib restore "
+                                     "the checkpoint with Algorithm.from_checkpoint")
+        return _train_rllib(preset=preset, num_players=players, timesteps=timesteps,
+                            out=out, seed=seed, eval_games=eval_games,
+                            eval_opponents=tuple(_csv(eval_opponents)),
+                            hidden=tuple(int(h) for h in _csv(hidden)),
+                            max_minutes=minutes, progress=progress,
+                            env_runners=env_runners, address=address,
+                            threads=threads)
+    opponents = opponents or "heuristic"
     try:
         from agents.train import train as run
         names = _csv(opponents)
@@ -182,6 +214,25 @@ def train(preset: str = typer.Option("classic"), players: int = typer.Option(2),
                    f"[{r['ci_low']:.3f}, {r['ci_high']:.3f}] over {r['games']:,} games")
     typer.echo(f"wrote {result.policy_path} (play it: uno-bench evaluate --model "
                f"{result.policy_path})")
+
+
+def _train_rllib(**kwargs):
+    try:
+        from uno_env.rllib import train_rllib
+        result = train_rllib(**kwargs)
+    except ImportError as err:
+        typer.echo(str(err), err=True)
+        raise typer.Exit(1) from None
+    except (ValueError, NotImplementedError) as err:
+        raise typer.BadParameter(str(err)) from None
+    typer.echo(f"trained {result.timesteps:,} steps in {result.iterations} iterations, "
+               f"{result.seconds:.0f} s ({result.steps_per_second:,.0f} steps/s)")
+    for r in result.evaluations:
+        typer.echo(f"  vs {r['opponent']:10s} win rate {r['win_rate']:.3f} "
+                   f"[{r['ci_low']:.3f}, {r['ci_high']:.3f}] over {r['games']:,} games")
+    typer.echo(f"wrote {result.policy_path} and {result.checkpoint_path} (play it: "
+               f"uno-bench tournament --agents {result.policy_path},random --players "
+               f"{kwargs['num_players']})")
 
 
 @app.command()

@@ -23,21 +23,8 @@ import torch
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from stable_baselines3.common.vec_env import VecEnv
 
-from uno_env.engine.observe import observation_slices
 from uno_env.learner import LearnerBatch
-
-#: divisor per observation field (the rest are one-hot or 0/1 flags)
-_FIELD_SCALE = {"hand": 2.0, "played": 4.0, "pending_draw": 4.0, "opponent_cards": 7.0,
-                "draw_pile": 50.0, "scores": 100.0}
-
-
-def observation_scale(num_types: int, num_players: int) -> np.ndarray:
-    """float32[D]: the factor that brings each observation entry to about unit scale."""
-    slices = observation_slices(num_types, num_players)
-    scale = np.ones(max(s.stop for s in slices.values()), np.float32)
-    for name, div in _FIELD_SCALE.items():
-        scale[slices[name]] = 1.0 / div
-    return scale
+from uno_env.scaling import _FIELD_SCALE, observation_scale  # noqa: F401 (re-exported)
 
 
 class ScaledObservation(BaseFeaturesExtractor):
@@ -54,7 +41,8 @@ class ScaledObservation(BaseFeaturesExtractor):
 def policy_kwargs(config, hidden=(256, 256)) -> dict:
     """``policy_kwargs`` for ``MaskablePPO("MlpPolicy", ...)`` on ``config``: scaled
     observations, ReLU MLPs of ``hidden`` units for the policy and the value."""
-    scale = observation_scale(config.deck.num_types, config.num_players)
+    scale = observation_scale(config.deck.num_types, config.num_players,
+                              config.layout.obs_size)
     return {"features_extractor_class": ScaledObservation,
             "features_extractor_kwargs": {"scale": scale.tolist()},
             "net_arch": {"pi": list(hidden), "vf": list(hidden)},

@@ -33,6 +33,12 @@ Agents are names of numba agents (``uno_env.engine.policies.AGENT_CODES``), play
 inside ``simulate``, or Python objects with ``act_batch(obs, mask)`` (a trained network),
 played through ``VectorEnv`` in batches of the same game indices: a lineup's results
 are the same either way when the policies are.
+
+Backends. The games are cut into chunks of at most ``CHUNK`` games of one lineup
+(``_chunks``), each a pure function of the seed (``_play_chunk``). ``backend="local"``
+plays them here; ``backend="ray"`` runs each as a Ray task on a cluster or local workers
+(``uno_env.distributed``) and writes every result to its own slot, so the results are
+bit-identical to the local backend's.
 """
 from __future__ import annotations
 
@@ -49,6 +55,7 @@ from uno_env.engine.policies import AGENT_CODES
 from uno_env.simulate import simulate
 
 CHUNK = 8192
+BACKENDS = ("local", "ray")
 Z95 = 1.959963984540054
 
 
@@ -128,6 +135,28 @@ def _play_batched(preset, num_players, lineup, python_agents, num_games, seed,
         points[lo:lo + size] = venv._state.scores if config.rules.target_score > 0 \
             else venv.round_points
     return winner, points
+
+
+def _chunks(lus, games_per_lineup: int) -> list[tuple[int, tuple, int, int]]:
+    """The work list, in a fixed order: ``(lineup index, lineup, lo, hi)`` for games
+    ``lo .. hi - 1`` of each lineup, at most ``CHUNK`` games each."""
+    return [(r, lineup, lo, min(lo + CHUNK, games_per_lineup))
+            for r, lineup in enumerate(lus) for lo in range(0, games_per_lineup, CHUNK)]
+
+
+def _play_chunk(preset, num_players, lineup, python_agents, num_games, seed, first_game,
+                threads, rules):
+    """Games ``first_game .. first_game + num_games - 1`` of ``seed`` for one lineup:
+    ``(winner int32[n], points int32[n, P], numba threads used or None)``. Inside
+    ``simulate`` for numba agents only, else batched through the VectorEnv. A pure
+    function of its arguments: the local and the Ray backend both run it."""
+    if any(a in python_agents for a in lineup):
+        winner, points = _play_batched(preset, num_players, lineup, python_agents,
+                                       num_games, seed, first_game, rules)
+        return winner, points, None
+    res = simulate(preset, num_players, agents=lineup, num_games=num_games, seed=seed,
+                   threads=threads, first_game=first_game, **rules)
+    return res.winner, res.points, res.threads
 
 
 @dataclass
@@ -340,11 +369,23 @@ def _rate(agents, seats, win_agent, limit):
 def tournament(agents=("random", "greedy", "heuristic"), preset: str = "classic",
                num_players: int = 4, num_games: int = 100_000, seed: int = 0,
                threads: int | None = None, progress: bool = True,
-               rating_games: int | None = 20_000, **rules) -> TournamentResult:
+               rating_games: int | None = 20_000, backend: str = "local",
+               address: str | None = None, **rules) -> TournamentResult:
     """Play every agent in every seat equally often (see the module docstring).
 
     ``num_games`` is rounded up to a multiple of the number of agents. ``rating_games``
-    rates only the first that many games (default 20,000; None rates all)."""
+    rates only the first that many games (default 20,000; None rates all).
+
+    ``backend="local"`` plays the chunks one after the other in this process (numba
+    threads inside each); ``backend="ray"`` makes every chunk a Ray task
+    (``uno_env.distributed``; needs the ``ray`` extra), on the Ray instance at
+    ``address`` (default: the one already connected, else a new local one). The same
+    seed gives exactly the same results on either backend."""
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; valid: {', '.join(BACKENDS)}")
+    if address is not None and backend != "ray":
+        raise ValueError("address is the Ray cluster's address: use it with "
+                         "backend='ray'")
     agents, python_agents = _check_agents(agents)
     if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)) \
             or num_games < 1:
@@ -360,21 +401,18 @@ def tournament(agents=("random", "greedy", "heuristic"), preset: str = "classic"
         bar = tqdm(total=k * g, unit="game", desc="tournament")
     start = time.perf_counter()
     used_threads = threads
+    chunks = _chunks(lus, g)
     try:
-        for r, lineup in enumerate(lus):
-            for lo in range(0, g, CHUNK):
-                hi = min(lo + CHUNK, g)
-                if any(a in python_agents for a in lineup):
-                    winner[r, lo:hi], points[r, lo:hi] = _play_batched(
-                        preset, num_players, lineup, python_agents, hi - lo, seed,
-                        r * g + lo, rules)
-                else:
-                    res = simulate(preset, num_players, agents=lineup, num_games=hi - lo,
-                                   seed=seed, threads=threads, first_game=r * g + lo,
-                                   **rules)
-                    used_threads = res.threads
-                    winner[r, lo:hi] = res.winner
-                    points[r, lo:hi] = res.points
+        if backend == "ray":
+            from uno_env.distributed import play_chunks
+            used_threads = play_chunks(chunks, preset, num_players, python_agents, seed,
+                                       threads, rules, winner, points, bar, address)
+        else:
+            for r, lineup, lo, hi in chunks:
+                winner[r, lo:hi], points[r, lo:hi], used = _play_chunk(
+                    preset, num_players, lineup, python_agents, hi - lo, seed,
+                    r * g + lo, threads, rules)
+                used_threads = used if used is not None else used_threads
                 if bar is not None:
                     bar.update(hi - lo)
     finally:
