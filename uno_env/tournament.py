@@ -398,7 +398,12 @@ def tournament(agents=("random", "greedy", "heuristic"), preset: str = "classic"
     bar = None
     if progress:
         from tqdm.auto import tqdm
-        bar = tqdm(total=k * g, unit="game", desc="tournament")
+        bar = tqdm(total=k * g, unit="game", desc="compiling the engine (first run only)")
+    # One game first: numba compiles the kernels (a minute or two on first use, cached
+    # on disk after), which games/hour should not count.
+    _play_chunk(preset, num_players, lus[0], python_agents, 1, seed, 0, threads, rules)
+    if bar is not None:
+        bar.set_description("tournament")
     start = time.perf_counter()
     used_threads = threads
     chunks = _chunks(lus, g)
