@@ -189,47 +189,46 @@ def train(preset: str = typer.Option("classic"), players: int = typer.Option(2),
                             max_minutes=minutes, progress=progress,
                             env_runners=env_runners, address=address,
                             threads=threads)
-    opponents = opponents or "heuristic"
-    try:
-        from agents.train import train as run
-        names = _csv(opponents)
-        opp = names[0] if len(names) == 1 else [[n] for n in names]
-        result = run(out=out, progress=progress, resume=resume, preset=preset,
-                     num_players=players, timesteps=timesteps, opponents=opp, seed=seed,
-                     num_envs=envs, eval_every=eval_every, eval_games=eval_games,
-                     eval_opponents=tuple(_csv(eval_opponents)),
-                     checkpoint_every=checkpoint_every,
-                     hidden=tuple(int(h) for h in _csv(hidden)), max_minutes=minutes,
-                     threads=threads)
-    except ImportError as err:
-        typer.echo(str(err), err=True)
-        raise typer.Exit(1) from None
-    except (ValueError, NotImplementedError) as err:
-        raise typer.BadParameter(str(err)) from None
+    names = _csv(opponents or "heuristic")
+    result = _run_training(
+        "agents.train", "train", out=out, progress=progress, resume=resume,
+        preset=preset, num_players=players, timesteps=timesteps,
+        opponents=names[0] if len(names) == 1 else [[n] for n in names], seed=seed,
+        num_envs=envs, eval_every=eval_every, eval_games=eval_games,
+        eval_opponents=tuple(_csv(eval_opponents)), checkpoint_every=checkpoint_every,
+        hidden=tuple(int(h) for h in _csv(hidden)), max_minutes=minutes, threads=threads)
     typer.echo(f"trained {result.timesteps:,} steps in {result.seconds:.0f} s "
                f"({result.steps_per_second:,.0f} steps/s)")
-    final = [r for r in result.evaluations if r["steps"] == result.evaluations[-1]["steps"]]
-    for r in final:
-        typer.echo(f"  vs {r['opponent']:10s} win rate {r['win_rate']:.3f} "
-                   f"[{r['ci_low']:.3f}, {r['ci_high']:.3f}] over {r['games']:,} games")
+    _echo_evaluations([r for r in result.evaluations
+                       if r["steps"] == result.evaluations[-1]["steps"]])
     typer.echo(f"wrote {result.policy_path} (play it: uno-bench evaluate --model "
                f"{result.policy_path})")
 
 
-def _train_rllib(**kwargs):
+def _run_training(module: str, name: str, **kwargs):
+    """Call a training job; a missing extra exits 1 with its install line, bad settings
+    are a usage error."""
+    import importlib
     try:
-        from uno_env.rllib import train_rllib
-        result = train_rllib(**kwargs)
+        return getattr(importlib.import_module(module), name)(**kwargs)
     except ImportError as err:
         typer.echo(str(err), err=True)
         raise typer.Exit(1) from None
     except (ValueError, NotImplementedError) as err:
         raise typer.BadParameter(str(err)) from None
-    typer.echo(f"trained {result.timesteps:,} steps in {result.iterations} iterations, "
-               f"{result.seconds:.0f} s ({result.steps_per_second:,.0f} steps/s)")
-    for r in result.evaluations:
+
+
+def _echo_evaluations(rows) -> None:
+    for r in rows:
         typer.echo(f"  vs {r['opponent']:10s} win rate {r['win_rate']:.3f} "
                    f"[{r['ci_low']:.3f}, {r['ci_high']:.3f}] over {r['games']:,} games")
+
+
+def _train_rllib(**kwargs):
+    result = _run_training("uno_env.rllib", "train_rllib", **kwargs)
+    typer.echo(f"trained {result.timesteps:,} steps in {result.iterations} iterations, "
+               f"{result.seconds:.0f} s ({result.steps_per_second:,.0f} steps/s)")
+    _echo_evaluations(result.evaluations)
     typer.echo(f"wrote {result.policy_path} and {result.checkpoint_path} (play it: "
                f"uno-bench tournament --agents {result.policy_path},random --players "
                f"{kwargs['num_players']})")
