@@ -208,8 +208,9 @@ def train(out="runs/ppo", progress: bool = True, resume=None, **settings) -> Tra
         def __init__(self):
             super().__init__()
             self.bar = None
-            self.marks = {"eval": s.eval_every, "ckpt": s.checkpoint_every,
+            self.every = {"eval": s.eval_every, "ckpt": s.checkpoint_every,
                           "snap": s.snapshot_every}
+            self.marks = dict(self.every)     # the next step count each job is due at
 
         def _on_training_start(self):
             if progress:
@@ -222,12 +223,11 @@ def train(out="runs/ppo", progress: bool = True, resume=None, **settings) -> Tra
                 pool.pick()
 
         def _due(self, key) -> bool:
-            if self.num_timesteps >= self.marks[key]:
-                every = {"eval": s.eval_every, "ckpt": s.checkpoint_every,
-                         "snap": s.snapshot_every}[key]
-                self.marks[key] = (self.num_timesteps // every + 1) * every
-                return True
-            return False
+            if self.num_timesteps < self.marks[key]:
+                return False
+            every = self.every[key]
+            self.marks[key] = (self.num_timesteps // every + 1) * every
+            return True
 
         def _on_step(self) -> bool:
             if self.bar is not None:
