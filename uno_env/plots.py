@@ -31,7 +31,7 @@ def turns_boxplot(cells, title="Turns per game"):
             cell = next((c for c in cells if c.preset == name and c.num_players == p), None)
             data.append(cell.turns if cell is not None else np.array([np.nan]))
             labels.append(name)
-        ax.boxplot(data, vert=False, whis=(5, 95), showfliers=False, widths=0.6,
+        ax.boxplot(data, orientation="horizontal", whis=(5, 95), showfliers=False, widths=0.6,
                    medianprops={"color": "black"},
                    boxprops={"facecolor": PLAYER_COLORS.get(p, "tab:blue"), "alpha": 0.6},
                    patch_artist=True)
