@@ -475,3 +475,37 @@ def test_observation_shows_the_hancock_player_during_a_break():
     g.play("HAN:B")
     assert g.observe(2)[s["hancock"]].tolist() == [0, 1, 0]  # seat 0 = relative 1
     np.testing.assert_array_equal(g.observe(2)[s["phase"]][5], 1.0)
+
+
+# --- elimination scoring (seed 000, "challenge UNO") --------------------------------------
+
+
+def test_elimination_scoring_counts_the_hand_of_a_caught_player():
+    """A caught player adds their hand's points (after the 2-card penalty) to their
+    total; below target_score the game goes on."""
+    g = scen([["R3", "G9"], ["R1", "Y1"], ["Y2"]], top="R7", uno_call=True,
+             scoring="elimination", target_score=500, draw_pile=["B5", "B6"])
+    play(g, "R3", "catch")
+    assert hand(g, 0) == ["B5", "B6", "G9"] and g.scores == [20, 0, 0]
+    assert (g.is_over, g.current_player, g.phase) == (False, 1, "play")
+
+
+def test_elimination_scoring_a_guilty_player_reaching_the_target_loses():
+    """Two players (the sheet's final one-on-one): the guilty W4 player's hand after the
+    return and the penalty (W4 50 + R3 + G5 + Y4..Y7 = 80) reaches 60: eliminated, the
+    other player wins the match."""
+    g = scen([["W4", "R3", "G5"], ["B1", "B2"]], top="R7", scoring="elimination",
+             target_score=60, draw_pile=["Y4", "Y5", "Y6", "Y7"])
+    play(g, "W4:B", "challenge")
+    assert g.scores == [50 + 3 + 5 + 4 + 5 + 6 + 7, 0]
+    assert (g.is_over, g.winner, g.rewards) == (True, 1, [-1.0, 1.0])
+
+
+def test_elimination_scoring_a_round_won_by_going_out_scores_nothing():
+    g = scen([["R3"], ["B1", "B9"], ["Y2"]], top="R7", scoring="elimination",
+             target_score=500)
+    g.play("R3")
+    assert g.round_winner == 0 and g.scores == [0, 0, 0] and not g.is_over
+    assert g.round == 2 and g.dealer == 0
+    with pytest.raises(ValueError, match="target_score"):
+        make_config("onepiece", 3, scoring="elimination")

@@ -9,7 +9,9 @@ A preset is just a named :class:`Rules`; keyword arguments override its fields::
 The house rules of RULES.md sections 3 and 4 (``stack``, ``seven_zero``, ``jump_in``,
 ``force_play``, ``no_draw_if_playable``, ``draw_until_playable``, ``multi_play``,
 ``teams``, ``wx_rule``, ``ws_last_card_wins``) combine freely; their kernels are in
-``uno_env.engine.house``. Flags of later variants, once declared, stay a
+``uno_env.engine.house``. UNO One Piece (section 6, preset ``onepiece``) adds ``onepiece_cards``,
+``challenge``, ``shanks_give``, ``bbd_challenge`` and ``scoring="elimination"``, valid
+with its deck only; its kernels are in ``uno_env.engine.onepiece``. Flags of later variants, once declared, stay a
 ``NotImplementedError`` until their kernels land, never a silent no-op.
 """
 from __future__ import annotations
@@ -147,8 +149,11 @@ class Rules:
             raise ValueError(f"house rule flag(s) {', '.join(unsupported)} are not "
                              f"supported with the onepiece deck (supported: force_play, "
                              f"no_draw_if_playable, teams)")
-        if self.scoring == "elimination" and self.teams:
-            raise ValueError("scoring='elimination' has no team reading; use teams=False")
+        if self.scoring == "elimination" and (self.teams or self.target_score == 0
+                                              or self.reward != "win"):
+            raise ValueError("scoring='elimination' needs target_score > 0 (the "
+                             "elimination total, 500 on the sheet), reward='win' and "
+                             "teams=False")
 
     def compile(self, num_players: int) -> np.ndarray:
         """The int32 array of ``R_*`` slots the kernels read."""

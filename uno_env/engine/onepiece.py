@@ -37,12 +37,19 @@ Readings where RULES.md 6 is silent (the project's, also in the README):
 - The Shanks give belongs to the Shanks turn: an ``uno`` before it covers it.
 - With ``bbd_challenge``: accept draws 2, guilty the BBD player draws 2 (with
   ``challenge="return"`` after taking the BBD back), innocent the challenger draws 4.
+- ``scoring="elimination"`` (seed 000, "challenge UNO"): a player caught without UNO
+  or found guilty by a challenge adds the points of their hand (after the penalty
+  draw) to their total (``scores``); rounds that end by going out score nothing. A
+  total reaching ``target_score`` eliminates that player and ends the match: with two
+  players the other wins (the sheet's final one-on-one); with more players the match
+  winner is the lowest total (ties: the lower seat) -- a simplification, the sheet
+  plays on without the eliminated player.
 """
 from uno_env._jit import njit
 from uno_env.engine import codes as C
 from uno_env.engine.core import (
-    _set_play_actions, _to_discard, begin_decision, end_round, finish_turn,
-    holds_color, matches_pile, rank_draw, seat_after, top_type,
+    _set_play_actions, _to_discard, begin_decision, end_round, finish_turn, hand_points,
+    holds_color, matches_pile, rank_draw, seat_after,
 )
 from uno_env.engine.rng import shuffle_prefix
 
@@ -167,6 +174,31 @@ def op_draw(st, g, sp, seat, count):
         st.hand_size[g, seat] += 1
         st.info[g, C.I_STAT_CARDS_DRAWN] += 1
     return last
+
+
+@njit
+def _penalise(st, g, sp, seat):
+    """``scoring="elimination"``: add ``seat``'s hand points to its total; True when
+    that ends the match (see the module docstring)."""
+    if sp.rules[C.R_SCORING] != C.SCORING_ELIMINATION:
+        return False
+    st.scores[g, seat] += hand_points(st, g, sp, seat)
+    if st.scores[g, seat] < sp.rules[C.R_TARGET_SCORE]:
+        return False
+    num_players = sp.rules[C.R_NUM_PLAYERS]
+    low = 0
+    for q in range(num_players):
+        if st.scores[g, q] < st.scores[g, low]:
+            low = q
+    st.info[g, C.I_MATCH_WINNER] = low
+    st.info[g, C.I_STATUS] = C.STATUS_OVER
+    st.info[g, C.I_PHASE] = C.PHASE_OVER
+    st.info[g, C.I_LAST_ROUND_OVER] = 1
+    st.info[g, C.I_PENDING_DRAW] = 0
+    for q in range(num_players):
+        st.rewards[g, q] = -1.0 / (num_players - 1)
+    st.rewards[g, low] = 1.0
+    return True
 
 
 # --- legal actions -----------------------------------------------------------------------
@@ -432,7 +464,8 @@ def _answer_challenge(st, g, sp, seat, challenge):
             st.info[g, C.I_COLOR] = st.info[g, C.I_W4_PREV_COLOR]
         st.info[g, C.I_PENDING_DRAW] = 0
         op_draw(st, g, sp, player, pending)
-        begin_decision(st, g, sp, seat, C.PHASE_PLAY)
+        if not _penalise(st, g, sp, player):
+            begin_decision(st, g, sp, seat, C.PHASE_PLAY)
     else:
         st.info[g, C.I_PENDING_DRAW] = 0
         op_draw(st, g, sp, seat, pending + 2)
@@ -447,9 +480,11 @@ def op_apply(st, g, sp, action):
     st.info[g, C.I_LAST_ROUND_OVER] = 0
     st.rewards[g] = 0.0
     if action == lay[C.L_CATCH]:
-        op_draw(st, g, sp, st.info[g, C.I_CATCHABLE], 2)
+        offender = st.info[g, C.I_CATCHABLE]
+        op_draw(st, g, sp, offender, 2)
         st.info[g, C.I_CATCHABLE] = -1
         st.info[g, C.I_STAT_CATCHES] += 1
+        _penalise(st, g, sp, offender)
         return
     st.info[g, C.I_CATCHABLE] = -1
     if action == lay[C.L_UNO]:
