@@ -100,16 +100,6 @@ def ace_slot_type(sp, k):
 
 
 @njit(inline="always")
-def _ace_action(sp, t):
-    """The ``ACE+X`` action id of coloured action type ``t``."""
-    k = 0
-    for u in range(t):
-        if _is_action(sp, u):
-            k += 1
-    return sp.layout[C.L_ACE] + k
-
-
-@njit(inline="always")
 def _challengeable(sp, rank):
     """A W4 (and a BBD with ``bbd_challenge``): restricted, and opens a challenge."""
     return rank == C.WILD4 or (rank == C.BLACKBEARD and sp.rules[C.R_OP_BBD_CHALLENGE] != 0)
@@ -240,16 +230,39 @@ def op_legal_mask(st, g, sp, mask):
             mask[lay[C.L_UNO]] = 1
             n += 1
     elif phase == C.PHASE_PLAY:
-        ace = type_of_rank(sp, C.ACE)
-        has_ace = ace >= 0 and st.hands[g, seat, ace] > 0
+        # op_may_play for every card of the hand, with the per-position lookups hoisted
+        # (the hottest loop, as core._set_hand_plays); k counts ace slots in type order
+        color = st.info[g, C.I_COLOR]
+        top_rank = _rank(sp, st.discard[g, st.info[g, C.I_DISCARD_LEN] - 1])
+        has_ace = False
+        for t in range(st.hands.shape[2]):
+            if st.hands[g, seat, t] > 0 and _rank(sp, t) == C.ACE:
+                has_ace = True
+        restricted_ok = sp.rules[C.R_BLUFF] != 0 or not holds_color(st, g, sp, seat, color)
         singles = 0
         combos = 0
+        k = 0
         for t in range(st.hands.shape[2]):
-            if st.hands[g, seat, t] > 0 and op_may_play(st, g, sp, seat, t):
-                singles += _set_play_actions(st, g, sp, t, mask)
-                if has_ace and _is_action(sp, t):
-                    mask[_ace_action(sp, t)] = 1
-                    combos += 1
+            f = sp.type_face[t, 0]
+            rank = sp.face_rank[f]
+            is_action = sp.face_color[f] != C.NO_COLOR and rank >= C.SKIP \
+                and rank <= C.DRAW2
+            if st.hands[g, seat, t] > 0:
+                if rank >= C.FIRST_WILD_RANK:
+                    if (rank != C.ACE or size == 1) \
+                            and (restricted_ok or not _challengeable(sp, rank)):
+                        base = lay[C.L_WILD] + 4 * sp.type_wild_slot[t]
+                        for c in range(4):
+                            mask[base + c] = 1
+                        singles += 4
+                elif sp.face_color[f] == color or rank == top_rank:
+                    mask[lay[C.L_PLAY] + sp.type_play_slot[t]] = 1
+                    singles += 1
+                    if has_ace and is_action:
+                        mask[lay[C.L_ACE] + k] = 1
+                        combos += 1
+            if is_action:
+                k += 1
         n = singles + combos
         if sp.rules[C.R_NO_DRAW_IF_PLAYABLE] == 0 or n == 0:
             mask[lay[C.L_DRAW]] = 1
