@@ -9,9 +9,10 @@ A preset is just a named :class:`Rules`; keyword arguments override its fields::
 The house rules of RULES.md sections 3 and 4 (``stack``, ``seven_zero``, ``jump_in``,
 ``force_play``, ``no_draw_if_playable``, ``draw_until_playable``, ``multi_play``,
 ``teams``, ``wx_rule``, ``ws_last_card_wins``) combine freely; their kernels are in
-``uno_env.engine.house``. UNO One Piece (section 6, preset ``onepiece``) adds ``onepiece_cards``,
-``challenge``, ``shanks_give``, ``bbd_challenge`` and ``scoring="elimination"``, valid
-with its deck only; its kernels are in ``uno_env.engine.onepiece``. Flags of later variants, once declared, stay a
+``uno_env.engine.house``. UNO One Piece (section 6, preset ``onepiece``) adds
+``onepiece_cards``, ``challenge``, ``shanks_give``, ``bbd_challenge`` and
+``scoring="elimination"``, valid with its deck only; its kernels are in
+``uno_env.engine.onepiece``. Flags of later variants, once declared, stay a
 ``NotImplementedError`` until their kernels land, never a silent no-op.
 """
 from __future__ import annotations
