@@ -21,6 +21,19 @@ block           ids         meaning (RULES.md section 1 notation)
                             with the player k seats ahead in the current direction
 ==============  ==========  ==========================================================
 
+UNO One Piece (deck ``onepiece110``, 58 types: 52 coloured, 6 wild ``W W4 SHK BBD ACE
+HAN``; ``WILD`` is then 52 - 75, ``DRAW`` 76 ... ``COLOR`` 82 - 85) appends two blocks:
+
+==============  ==========  ==========================================================
+``ACE``         86 - 97     ``ACE+RS`` ... ``ACE+BD2``: Fire Fist Ace with the coloured
+                            action card (S, R, D2) of ace slot ``k``, deck order
+``GIVE``        98 - 155    ``give:R0`` ... ``give:HAN``: Shanks gives card type ``t``
+                            (id ``GIVE + t``) to the next player
+==============  ==========  ==========================================================
+
+``ACE:R`` (Ace alone, last card), ``SHK:G``, ``BBD:Y``, ``HAN:B`` are ``WILD`` moves; a
+Hancock break is the play of the Luffy card (``B1``) in phase ``jump_in``, or ``pass``.
+
 House rules add no other block: stacking answers with card plays and ``accept`` /
 ``challenge``, jump-in and multi-play with card plays and ``pass``. With every flag
 off the layout is exactly the classic one.
@@ -65,6 +78,11 @@ class ActionLayout:
     #: first ``swap:+k`` id and the number of them (0 without the 7-0 rule)
     SWAP: int
     NUM_SWAP: int
+    #: One Piece: first ``ACE+X`` id and count, first ``give:X`` id and count (0 if none)
+    ACE: int
+    NUM_ACE: int
+    GIVE: int
+    NUM_GIVE: int
     size: int
     obs_size: int
     #: type -> its index in the PLAY block (-1 if it has no coloured face)
@@ -73,6 +91,8 @@ class ActionLayout:
     type_wild_slot: np.ndarray = field(repr=False)
     play_slot_type: np.ndarray = field(repr=False)
     wild_slot_type: np.ndarray = field(repr=False)
+    #: ace slot -> coloured action type (S, R, D2) it combines with
+    ace_slot_type: np.ndarray = field(repr=False, default=None)
 
     def as_array(self) -> np.ndarray:
         """The int32 ``L_*`` slot array the kernels read."""
@@ -84,7 +104,9 @@ class ActionLayout:
                             (C.L_UNO, self.UNO), (C.L_CATCH, self.CATCH),
                             (C.L_COLOR, self.COLOR), (C.L_SIZE, self.size),
                             (C.L_OBS_SIZE, self.obs_size), (C.L_SWAP, self.SWAP),
-                            (C.L_NUM_SWAP, self.NUM_SWAP)):
+                            (C.L_NUM_SWAP, self.NUM_SWAP), (C.L_ACE, self.ACE),
+                            (C.L_NUM_ACE, self.NUM_ACE), (C.L_GIVE, self.GIVE),
+                            (C.L_NUM_GIVE, self.NUM_GIVE)):
             out[slot] = value
         return out
 
@@ -104,7 +126,11 @@ class ActionLayout:
             return SIMPLE_MOVES[a - self.DRAW]
         if a < self.COLOR + 4:
             return f"color:{COLOR_LETTERS[a - self.COLOR + 4 * side]}"
-        return f"swap:+{a - self.SWAP + 1}"
+        if a < self.SWAP + self.NUM_SWAP:
+            return f"swap:+{a - self.SWAP + 1}"
+        if a < self.ACE + self.NUM_ACE:
+            return "ACE+" + self.deck.type_name(int(self.ace_slot_type[a - self.ACE]))
+        return "give:" + self.deck.type_name(a - self.GIVE)
 
     def encode(self, move: str, side: int = 0) -> int:
         """Move string -> action id; ValueError for a string that names no action."""
@@ -115,6 +141,20 @@ class ActionLayout:
         head, sep, tail = move.partition(":")
         if head == "swap" and sep:
             return self._swap_action(tail, move)
+        if head == "give" and sep:
+            if not self.NUM_GIVE:
+                raise ValueError(f"{move!r}: give moves exist only with the onepiece deck")
+            return self.GIVE + self.deck.parse_type(tail)
+        if move.startswith("ACE+"):
+            if not self.NUM_ACE:
+                raise ValueError(f"{move!r}: Ace combinations exist only with the "
+                                 f"onepiece deck")
+            t = self.deck.parse_type(move[4:])
+            slots = np.flatnonzero(self.ace_slot_type == t)
+            if not len(slots):
+                raise ValueError(f"{move!r}: Ace combines with a coloured action card "
+                                 f"(S, R, D2), e.g. 'ACE+RS'")
+            return self.ACE + int(slots[0])
         if sep:
             c = self._color_slot(tail, side, move)
             if head == "color":
@@ -152,6 +192,8 @@ class ActionLayout:
             return int(self.play_slot_type[action - self.PLAY])
         if self.WILD <= action < self.DRAW:
             return int(self.wild_slot_type[(action - self.WILD) // 4])
+        if self.ACE <= action < self.ACE + self.NUM_ACE:
+            return int(self.ace_slot_type[action - self.ACE])
         return -1
 
 
@@ -176,13 +218,24 @@ def build_layout(deck: Deck, rules: Rules, num_players: int) -> ActionLayout:
     has_wx = bool((deck.face_rank == C.WILD_CUSTOM).any())
     num_swap = num_players - 1 if rules.seven_zero or (has_wx and rules.wx_rule == "swap") \
         else 0
+    size = draw + 10 + num_swap
+    # One Piece blocks (RULES.md 6): ACE+X per coloured action type, give:X per type
+    onepiece = rules.deck == "onepiece110"
+    first = faces[:, 0]
+    ace_slot_type = np.flatnonzero(
+        coloured & (deck.face_rank[first] >= C.SKIP) & (deck.face_rank[first] <= C.DRAW2)
+    ).astype(np.int32) if onepiece else np.zeros(0, np.int32)
+    num_ace = len(ace_slot_type)
+    num_give = deck.num_types if onepiece else 0
     return ActionLayout(
         num_players=num_players, deck=deck,
         PLAY=play, NUM_PLAY=len(play_slot_type), WILD=wild_base,
         NUM_WILD=len(wild_slot_type), DRAW=draw, PASS=draw + 1, CHALLENGE=draw + 2,
         ACCEPT=draw + 3, UNO=draw + 4, CATCH=draw + 5, COLOR=draw + 6, SWAP=draw + 10,
-        NUM_SWAP=num_swap, size=draw + 10 + num_swap,
+        NUM_SWAP=num_swap, ACE=size, NUM_ACE=num_ace, GIVE=size + num_ace,
+        NUM_GIVE=num_give, size=size + num_ace + num_give,
         obs_size=observation_size(deck.num_types, num_players, rules),
         type_play_slot=type_play_slot, type_wild_slot=type_wild_slot,
         play_slot_type=play_slot_type, wild_slot_type=wild_slot_type,
+        ace_slot_type=ace_slot_type,
     )

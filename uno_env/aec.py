@@ -22,7 +22,8 @@ Legal Actions Mask
 Action Space
     Blocks ``PLAY``, ``WILD`` (card x colour), ``DRAW``, ``PASS``, ``CHALLENGE``,
     ``ACCEPT``, ``UNO``, ``CATCH``, ``COLOR`` (and ``SWAP``, ``swap:+k``, only with the
-    7-0 rule): see :mod:`uno_env.actions`;
+    7-0 rule; ``ACE`` and ``GIVE`` only with the ``onepiece`` deck): see
+    :mod:`uno_env.actions`;
     ``env.unwrapped.layout.decode(a)`` gives the move string. The same agent may act
     several times in a row (``uno`` then a card; a skip in a two-player game).
 
@@ -41,6 +42,7 @@ Version History
     * v0: first release (classic rules, RULES.md section 2).
     * v0, house rules: RULES.md 3-4 flags, ``classic112`` and ``teams`` (team rewards
       shared); with every flag off the spaces and the observation are unchanged.
+    * v0, UNO One Piece: preset ``onepiece`` (RULES.md 6); classic spaces unchanged.
 """
 from __future__ import annotations
 

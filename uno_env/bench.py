@@ -118,6 +118,8 @@ def main(argv=None):
     vg, vs, nbytes = bench_vector(p, s, preset=args.preset)
     rows["VectorEnv B=1024"] = (vg, vs)
     rows["AEC env()"] = bench_aec(p, s, args.preset)
+    if args.preset != "classic":  # the classic reference, measured in the same run
+        rows["simulate, 1 thread, classic"] = bench_simulate(p, 1, s, "classic")
     rl = bench_rlcard(s)
     if rl is not None:
         rows["RLCard uno (2 players)"] = rl

@@ -150,14 +150,37 @@ def classic112_deck() -> Deck:
     return classic_deck(((WILD_SHUFFLE, 1), (WILD_CUSTOM, 3)))
 
 
+def onepiece_deck(shanks: int = 2, blackbeard: int = 2, ace: int = 1,
+                  hancock: int = 1) -> Deck:
+    """``onepiece110`` (RULES.md 6, seed 000): the classic coloured cards; of the eight
+    wilds two ``W`` are ``SHK`` (Shanks) and two ``W4`` are ``BBD`` (Blackbeard); plus one
+    ``ACE`` (Fire Fist Ace) and one ``HAN`` (Hancock). The special cards' counts are
+    arguments (RULES.md 6: "all configurable"); ``W``/``W4`` fill up to four each.
+    Luffy cards are the ``1`` s. Special cards score 50."""
+    for name, n in (("shanks", shanks), ("blackbeard", blackbeard), ("ace", ace),
+                    ("hancock", hancock)):
+        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= 8:
+            raise ValueError(f"{name} must be an integer from 0 to 8, got {n!r}")
+    if shanks > 4 or blackbeard > 4:
+        raise ValueError("shanks and blackbeard replace W and W4 cards: at most 4 each")
+    coloured = []
+    for color in LIGHT_COLORS:
+        coloured.append((color, 0, 1))
+        coloured += [(color, rank, 2) for rank in (*range(1, 10), SKIP, REVERSE, DRAW2)]
+    wild = [(WILD, 4 - shanks), (WILD4, 4 - blackbeard), (SHANKS, shanks),
+            (BLACKBEARD, blackbeard), (ACE, ace), (HANCOCK, hancock)]
+    return _single_sided("onepiece110", coloured, wild)
+
+
 DECKS = {
     "classic108": classic_deck,
     "classic112": classic112_deck,
+    "onepiece110": onepiece_deck,
 }
 
 
-def make_deck(name: str) -> Deck:
+def make_deck(name: str, *counts) -> Deck:
     try:
-        return DECKS[name]()
+        return DECKS[name](*counts)
     except KeyError:
         raise ValueError(f"unknown deck {name!r}; valid decks: {', '.join(DECKS)}") from None

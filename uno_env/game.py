@@ -359,6 +359,16 @@ class Game:
     @property
     def stats(self) -> dict[str, int]:
         info = self._state.info[0]
+        extra = {}
+        if self.config.rules.deck == "onepiece110":
+            extra = {"petrifications": int(info[C.I_STAT_PETRIFY]),
+                     "breaks": int(info[C.I_STAT_BREAKS]),
+                     "ace_combos": int(info[C.I_STAT_ACE]),
+                     "gives": int(info[C.I_STAT_GIVES])}
+        return {**self._classic_stats(info), **extra}
+
+    @staticmethod
+    def _classic_stats(info) -> dict[str, int]:
         return {"cards_drawn": int(info[C.I_STAT_CARDS_DRAWN]),
                 "w4_played": int(info[C.I_STAT_W4_PLAYED]),
                 "w4_bluffs": int(info[C.I_STAT_W4_BLUFFS]),

@@ -9,7 +9,10 @@ A preset is just a named :class:`Rules`; keyword arguments override its fields::
 The house rules of RULES.md sections 3 and 4 (``stack``, ``seven_zero``, ``jump_in``,
 ``force_play``, ``no_draw_if_playable``, ``draw_until_playable``, ``multi_play``,
 ``teams``, ``wx_rule``, ``ws_last_card_wins``) combine freely; their kernels are in
-``uno_env.engine.house``. Flags of later variants, once declared, stay a
+``uno_env.engine.house``. UNO One Piece (section 6, preset ``onepiece``) adds
+``onepiece_cards``, ``challenge``, ``shanks_give``, ``bbd_challenge`` and
+``scoring="elimination"``, valid with its deck only; its kernels are in
+``uno_env.engine.onepiece``. Flags of later variants, once declared, stay a
 ``NotImplementedError`` until their kernels land, never a silent no-op.
 """
 from __future__ import annotations
@@ -35,7 +38,8 @@ class Rules:
     bluff: bool = True
     #: explicit `uno` calls and `catch`; False makes the call implicit
     uno_call: bool = True
-    #: "winner" (winner scores the others' cards) or "penalty" (each scores their own)
+    #: "winner" (winner scores the others' cards), "penalty" (each scores their own) or,
+    #: with the onepiece deck, "elimination" (seed 000; RULES.md 6 and the README)
     scoring: str = "winner"
     #: match length in points; 0 = a single round (the RL default)
     target_score: int = 0
@@ -58,6 +62,18 @@ class Rules:
     # --- classic112 (RULES.md 4) ---
     wx_rule: str = "wild"
     ws_last_card_wins: bool = False
+    # --- UNO One Piece (RULES.md 6; only with deck="onepiece110") ---
+    #: copies of SHK, BBD, ACE, HAN (SHK and BBD replace W and W4 cards)
+    onepiece_cards: tuple = (2, 2, 1, 1)
+    #: a guilty W4: "return" (seed 000: the card goes back to its player's hand, top and
+    #: colour revert) or "classic" (RULES.md 2: it stays, its player draws 4)
+    challenge: str = "classic"
+    #: Shanks gives a card with "all" player counts (RULES.md 6) or "two_players" only
+    #: (seed 000's text; with more players it is a plain wild)
+    shanks_give: str = "all"
+    #: Blackbeard restricted and challengeable like a W4 (seed 000 groups them); the
+    #: project's reading (False) is a plain "next draws 2 and is skipped"
+    bbd_challenge: bool = False
 
     def replace(self, **changes) -> "Rules":
         """A copy with ``changes``; unknown names are a ValueError listing valid flags."""
@@ -76,13 +92,15 @@ class Rules:
         from uno_env.cards import DECKS
 
         _choice("deck", self.deck, tuple(DECKS))
-        _choice("scoring", self.scoring, ("winner", "penalty"))
+        _choice("scoring", self.scoring, ("winner", "penalty", "elimination"))
         _choice("reward", self.reward, ("win", "score"))
         _choice("stack", self.stack, ("none", "same", "any"))
         _choice("wx_rule", self.wx_rule, ("wild", "draw1", "swap"))
+        _choice("challenge", self.challenge, ("classic", "return"))
+        _choice("shanks_give", self.shanks_give, ("all", "two_players"))
         for name in ("bluff", "uno_call", "teams", "seven_zero", "jump_in", "force_play",
                      "no_draw_if_playable", "draw_until_playable", "multi_play",
-                     "ws_last_card_wins"):
+                     "ws_last_card_wins", "bbd_challenge"):
             if not isinstance(getattr(self, name), (bool, np.bool_)):
                 raise ValueError(f"rule flag {name!r} must be True or False, "
                                  f"got {getattr(self, name)!r}")
@@ -98,6 +116,7 @@ class Rules:
             raise ValueError(f"wx_rule and ws_last_card_wins apply to decks with WS/WX "
                              f"cards ({', '.join(DECKS_WITH_WS_WX)}), not {self.deck!r}; "
                              f"use preset 'classic112' or deck='classic112'")
+        self._validate_onepiece()
         not_yet = [name for name in _NOT_IMPLEMENTED
                    if getattr(self, name) != getattr(_DEFAULTS, name)]
         if not_yet:
@@ -105,6 +124,37 @@ class Rules:
                 f"rule flag(s) {', '.join(not_yet)} are declared but not implemented yet "
                 f"(see the [house-rules] issue); leave them at their defaults"
             )
+
+    def _validate_onepiece(self) -> None:
+        """One Piece flags need its deck; house rules that its kernels do not implement
+        are refused by name (RULES.md 6; engine/onepiece.py)."""
+        op_flags = ("onepiece_cards", "challenge", "shanks_give", "bbd_challenge")
+        if self.deck != "onepiece110":
+            used = [n for n in op_flags if getattr(self, n) != getattr(_DEFAULTS, n)]
+            if self.scoring == "elimination":
+                used.append("scoring='elimination'")
+            if used:
+                raise ValueError(f"rule flag(s) {', '.join(used)} apply to the One Piece "
+                                 f"deck only; use preset 'onepiece' or deck='onepiece110'")
+            return
+        cards = self.onepiece_cards
+        if not isinstance(cards, tuple) or len(cards) != 4 or any(
+                isinstance(n, bool) or not isinstance(n, (int, np.integer)) for n in cards):
+            raise ValueError(f"onepiece_cards must be a tuple of four integers (copies of "
+                             f"SHK, BBD, ACE, HAN), got {cards!r}")
+        from uno_env.cards import onepiece_deck
+        onepiece_deck(*map(int, cards))  # raises on bad counts
+        unsupported = [n for n in ONEPIECE_UNSUPPORTED
+                       if getattr(self, n) != getattr(_DEFAULTS, n)]
+        if unsupported:
+            raise ValueError(f"house rule flag(s) {', '.join(unsupported)} are not "
+                             f"supported with the onepiece deck (supported: force_play, "
+                             f"no_draw_if_playable, teams)")
+        if self.scoring == "elimination" and (self.teams or self.target_score == 0
+                                              or self.reward != "win"):
+            raise ValueError("scoring='elimination' needs target_score > 0 (the "
+                             "elimination total, 500 on the sheet), reward='win' and "
+                             "teams=False")
 
     def compile(self, num_players: int) -> np.ndarray:
         """The int32 array of ``R_*`` slots the kernels read."""
@@ -119,7 +169,7 @@ class Rules:
         out[C.R_HAND_SIZE] = self.hand_size
         out[C.R_BLUFF] = self.bluff
         out[C.R_UNO_CALL] = self.uno_call
-        out[C.R_SCORING] = ("winner", "penalty").index(self.scoring)
+        out[C.R_SCORING] = ("winner", "penalty", "elimination").index(self.scoring)
         out[C.R_TARGET_SCORE] = self.target_score
         out[C.R_MAX_TURNS] = self.max_turns
         out[C.R_DEALER] = self.dealer
@@ -135,6 +185,10 @@ class Rules:
         out[C.R_WX_RULE] = ("wild", "draw1", "swap").index(self.wx_rule)
         out[C.R_WS_LAST_CARD_WINS] = self.ws_last_card_wins
         out[C.R_HOUSE] = self.uses_house_kernels
+        out[C.R_ONEPIECE] = self.deck == "onepiece110"
+        out[C.R_OP_CHALLENGE] = ("classic", "return").index(self.challenge)
+        out[C.R_OP_SHANKS_GIVE] = self.shanks_give == "all"
+        out[C.R_OP_BBD_CHALLENGE] = self.bbd_challenge
         return out
 
     @property
@@ -143,7 +197,7 @@ class Rules:
         scoring, which the classic kernels do)."""
         return (self.stack != "none" or self.seven_zero or self.jump_in or self.force_play
                 or self.no_draw_if_playable or self.draw_until_playable or self.multi_play
-                or self.deck in DECKS_WITH_WS_WX)
+                or self.deck in DECKS_WITH_WS_WX or self.deck == "onepiece110")
 
 
 _DEFAULTS = Rules()
@@ -151,8 +205,11 @@ _DEFAULTS = Rules()
 _NOT_IMPLEMENTED: tuple[str, ...] = ()
 #: decks holding WS and WX cards (RULES.md 4)
 DECKS_WITH_WS_WX = ("classic112",)
+#: house rules the One Piece kernels (engine/onepiece.py) do not implement
+ONEPIECE_UNSUPPORTED = ("stack", "seven_zero", "jump_in", "draw_until_playable",
+                        "multi_play")
 
-#: Named presets (``flip`` and ``onepiece`` follow in their issues). House-rule presets
+#: Named presets (``flip`` follows in its issue). House-rule presets
 #: are popular combinations of RULES.md section 3; any flag can be added to any preset.
 PRESETS: dict[str, Rules] = {
     "classic": Rules(),
@@ -176,6 +233,8 @@ PRESETS: dict[str, Rules] = {
     "chaos": Rules(deck="classic112", stack="any", seven_zero=True, jump_in=True,
                    force_play=True, no_draw_if_playable=True, draw_until_playable=True,
                    multi_play=True, wx_rule="draw1"),
+    # RULES.md 6 (seed 000): UNO One Piece, 110 cards, the seed's challenge
+    "onepiece": Rules(deck="onepiece110", challenge="return"),
 }
 
 

@@ -22,10 +22,13 @@ _observe_inlined = njit(inline="always")(observe.py_func)
 STAT_SLOTS = np.array([C.I_STAT_CARDS_DRAWN, C.I_STAT_W4_PLAYED, C.I_STAT_W4_BLUFFS,
                        C.I_STAT_CHALLENGES, C.I_STAT_CHALLENGES_WON, C.I_STAT_RESHUFFLES,
                        C.I_STAT_CATCHES, C.I_ROUND, C.I_STAT_STACKED,
-                       C.I_STAT_JUMP_INS, C.I_STAT_MULTI, C.I_STAT_EXCHANGES], np.int64)
+                       C.I_STAT_JUMP_INS, C.I_STAT_MULTI, C.I_STAT_EXCHANGES,
+                       # UNO One Piece (always 0 with other decks)
+                       C.I_STAT_PETRIFY, C.I_STAT_BREAKS, C.I_STAT_ACE, C.I_STAT_GIVES],
+                      np.int64)
 STAT_NAMES = ("cards_drawn", "w4_played", "w4_bluffs", "challenges", "challenges_won",
               "reshuffles", "catches", "rounds", "stacked", "jump_ins", "multi_extra",
-              "exchanges")
+              "exchanges", "petrifications", "breaks", "ace_combos", "gives")
 
 
 @njit

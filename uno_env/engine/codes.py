@@ -80,7 +80,12 @@ I_STAT_STACKED = 34    # draw cards played onto a pending draw
 I_STAT_JUMP_INS = 35
 I_STAT_MULTI = 36      # cards played after the first of a multi-play sequence
 I_STAT_EXCHANGES = 37  # hand exchanges: 7 swaps, 0 rotations, WS shuffles
-NUM_INFO = 38
+# UNO One Piece (engine/onepiece.py; the Hancock player is kept in I_JUMP_FROM)
+I_STAT_PETRIFY = 38    # Hancock cards played (everyone else petrified unless broken)
+I_STAT_BREAKS = 39     # Hancock petrifications broken by a Luffy card
+I_STAT_ACE = 40        # Ace combinations played (ACE+X)
+I_STAT_GIVES = 41      # Shanks gives
+NUM_INFO = 42
 
 # --- rules[slot]: the rules record compiled to scalars (uno_env.rules.Rules.compile) -------
 R_NUM_PLAYERS = 0
@@ -103,9 +108,15 @@ R_MULTI_PLAY = 16
 R_WX_RULE = 17
 R_WS_LAST_CARD_WINS = 18
 R_HOUSE = 19           # 1 if any rule needs the house-rule kernels (engine/house.py)
-NUM_RULES = 20
+# UNO One Piece (engine/onepiece.py); R_HOUSE is also set so core's one branch dispatches
+R_ONEPIECE = 20        # 1 with the onepiece110 deck
+R_OP_CHALLENGE = 21    # CHALLENGE_CLASSIC or CHALLENGE_RETURN (guilty W4 goes back)
+R_OP_SHANKS_GIVE = 22  # 1: Shanks gives a card with any player count; 0: two players only
+R_OP_BBD_CHALLENGE = 23  # 1: Blackbeard is restricted/challengeable like a W4
+NUM_RULES = 24
 
-SCORING_WINNER, SCORING_PENALTY = 0, 1
+SCORING_WINNER, SCORING_PENALTY, SCORING_ELIMINATION = 0, 1, 2
+CHALLENGE_CLASSIC, CHALLENGE_RETURN = 0, 1
 REWARD_WIN, REWARD_SCORE = 0, 1
 STACK_NONE, STACK_SAME, STACK_ANY = 0, 1, 2
 WX_WILD, WX_DRAW1, WX_SWAP = 0, 1, 2
@@ -126,4 +137,9 @@ L_SIZE = 11      # number of actions
 L_OBS_SIZE = 12  # length of the observation vector
 L_SWAP = 13      # seven_zero (or wx_rule="swap"): swap:+1 .. swap:+(P-1); else = L_SIZE
 L_NUM_SWAP = 14  # P - 1 with that block, else 0
-NUM_LAYOUT = 15
+# UNO One Piece (only with the onepiece110 deck; else first id = L_SIZE, count 0)
+L_ACE = 15       # ACE+X: one action per coloured action type (S, R, D2), deck order
+L_NUM_ACE = 16
+L_GIVE = 17      # give:X (Shanks): one action per card type
+L_NUM_GIVE = 18
+NUM_LAYOUT = 19

@@ -156,6 +156,8 @@ def legal_mask(st, g, sp, mask):
     if phase == C.PHASE_OVER:
         return 0
     if sp.rules[C.R_HOUSE] != 0:  # house rules (RULES.md 3, 4): engine/house.py
+        if sp.rules[C.R_ONEPIECE] != 0:  # UNO One Piece (RULES.md 6): engine/onepiece.py
+            return op_legal_mask(st, g, sp, mask)
         return house_legal_mask(st, g, sp, mask)
     seat = st.info[g, C.I_CURRENT]
     uno_rule = sp.rules[C.R_UNO_CALL] != 0
@@ -565,13 +567,17 @@ def _answer_challenge(st, g, sp, seat, challenge):
 # The house-rule kernels use the helpers above; they are imported here, after those
 # helpers exist, and only run when ``rules[R_HOUSE]`` is set (classic never enters them).
 from uno_env.engine.house import house_apply, house_legal_mask  # noqa: E402
+from uno_env.engine.onepiece import op_apply, op_legal_mask  # noqa: E402
 
 
 @njit
 def apply_action(st, g, sp, action):
     """Apply a legal ``action`` of the current decider (check with ``is_legal`` first)."""
     if sp.rules[C.R_HOUSE] != 0:  # house rules (RULES.md 3, 4): engine/house.py
-        house_apply(st, g, sp, action)
+        if sp.rules[C.R_ONEPIECE] != 0:  # UNO One Piece (RULES.md 6): engine/onepiece.py
+            op_apply(st, g, sp, action)
+        else:
+            house_apply(st, g, sp, action)
         return
     seat = st.info[g, C.I_CURRENT]
     st.info[g, C.I_LAST_ROUND_OVER] = 0

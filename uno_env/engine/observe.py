@@ -36,6 +36,13 @@ play of draw cards:
 ``multi_count``        1          ``multi_play``: cards played so far in the current
                                   multi-card sequence (0 outside one)
 =====================  =========  ======================================================
+
+UNO One Piece (deck ``onepiece110``) appends one field:
+
+=====================  =========  ======================================================
+``hancock``            P          one-hot by relative seat: the Hancock player whose
+                                  petrification may be broken (phase ``jump_in``), else 0
+=====================  =========  ======================================================
 """
 import numpy as np
 
@@ -53,6 +60,8 @@ def _fields(rules) -> tuple[str, ...]:
         extra += ("jump_from", "jump_resume")
     if rules is not None and rules.multi_play:
         extra += ("multi_count",)
+    if rules is not None and rules.deck == "onepiece110":
+        extra += ("hancock",)
     return OBS_FIELDS + extra
 
 
@@ -63,7 +72,8 @@ def observation_slices(num_types: int, num_players: int, rules=None) -> dict[str
                "phase": C.NUM_PHASES, "pending_draw": 1, "opponent_cards": num_players - 1,
                "catchable": num_players, "uno_called": 1, "draw_pile": 1,
                "played": num_types, "scores": num_players, "side": 1,
-               "jump_from": num_players, "jump_resume": num_players, "multi_count": 1}
+               "jump_from": num_players, "jump_resume": num_players, "multi_count": 1,
+               "hancock": num_players}
     out, start = {}, 0
     for name in _fields(rules):
         out[name] = slice(start, start + lengths[name])
@@ -122,6 +132,10 @@ def observe(st, g, sp, seat, out):
         o += 2 * num_players
     if sp.rules[C.R_MULTI_PLAY] != 0:
         out[o] = st.info[g, C.I_MULTI_COUNT]
+        o += 1
+    if sp.rules[C.R_ONEPIECE] != 0:
+        if st.info[g, C.I_PHASE] == C.PHASE_JUMP_IN:
+            out[o + (st.info[g, C.I_JUMP_FROM] - seat) % num_players] = 1.0
 
 
 @njit

@@ -17,6 +17,7 @@ from uno_env._jit import njit
 from uno_env.engine import codes as C
 from uno_env.engine.core import legal_mask, random_legal
 from uno_env.engine.observe import observe
+from uno_env.engine.onepiece import ace_slot_type
 
 AGENT_RANDOM = 0
 AGENT_GREEDY = 1
@@ -128,6 +129,43 @@ def _fewest_cards_swap(obs, sp, o_dir, o_opp):
     return sp.layout[C.L_SWAP] + best_k - 1
 
 
+@njit
+def _best_give(mask, sp, side):
+    """One Piece Shanks (RULES.md 6): give away the card worth most points (lowest id
+    on ties); -1 outside the give phase."""
+    lay = sp.layout
+    best, best_pts = -1, -1
+    for t in range(lay[C.L_NUM_GIVE]):
+        if mask[lay[C.L_GIVE] + t] != 0:
+            pts = sp.face_points[sp.type_face[t, side]]
+            if pts > best_pts:
+                best, best_pts = lay[C.L_GIVE] + t, pts
+    return best
+
+
+@njit
+def _best_ace(mask, sp, side, counts, color, holds_color, danger, free, my_cards, greedy):
+    """One Piece Ace combination (RULES.md 6) to play, -1 if none: greedy prefers a draw
+    card (D2 > S > R), the heuristic scores the action card as ``_card_score`` does,
+    plus the Ace's worth of shed points. Returns (action, score)."""
+    lay = sp.layout
+    best, best_score = -1, 0.0
+    for k in range(lay[C.L_NUM_ACE]):
+        a = lay[C.L_ACE] + k
+        if mask[a] == 0:
+            continue
+        t = ace_slot_type(sp, k)
+        rank = sp.face_rank[sp.type_face[t, side]]
+        if greedy:
+            s = 3.0 if rank == C.DRAW2 else (2.0 if rank == C.SKIP else 1.0)
+        else:
+            s = _card_score(sp, t, side, counts, color, holds_color, danger, free,
+                            my_cards) + 60.0
+        if s > best_score:
+            best, best_score = a, s
+    return best, best_score
+
+
 GO_ON = -2  # _reflexes: no reflex applies, the policy decides
 
 
@@ -164,7 +202,8 @@ def greedy_policy(obs, mask, sp):
     playable drawn card; draws only when nothing is playable; never challenges.
     House rules: stacks a draw card whenever it can (else accepts), jumps in and goes
     on with a multi-card play whenever it can, swaps hands with the player holding the
-    fewest cards."""
+    fewest cards. One Piece: plays an Ace combination first (with a D2 if it can),
+    gives away its highest-point card, breaks a Hancock whenever it can."""
     lay = sp.layout
     counts = np.zeros(4, np.int64)
     reflex, phase, side, best_color = _reflexes(obs, mask, sp, counts)
@@ -179,8 +218,14 @@ def greedy_policy(obs, mask, sp):
         return _fewest_cards_swap(obs, sp, o_dir, o_opp)
     if mask[lay[C.L_UNO]] != 0:
         return lay[C.L_UNO]
+    if phase == C.PHASE_GIVE:
+        return _best_give(mask, sp, side)
     color = _argmax_onehot(obs, o_col, 4)
     holds_color = color >= 0 and counts[color] > 0
+    # One Piece: an Ace combination sheds the most points (a draw card first)
+    best, _ = _best_ace(mask, sp, side, counts, color, holds_color, False, False, 0, True)
+    if best >= 0:
+        return best
     # coloured cards: most points, lowest id on ties
     best, best_pts = -1, -1
     for a in range(lay[C.L_PLAY], lay[C.L_WILD]):
@@ -295,7 +340,9 @@ def heuristic_policy(obs, mask, sp):
     colour it holds most. House rules: facing a pending draw it challenges as above,
     else stacks with the card it prefers (a W4 bluff only in danger), else accepts;
     jumps in and goes on with a multi-card play whenever it can; swaps hands with the
-    player holding the fewest cards."""
+    player holding the fewest cards. One Piece: scores an Ace combination as its action
+    card plus the Ace's points, gives away its highest-point card, breaks a Hancock
+    whenever it can."""
     lay = sp.layout
     counts = np.zeros(4, np.int64)
     reflex, phase, side, best_color = _reflexes(obs, mask, sp, counts)
@@ -315,6 +362,8 @@ def heuristic_policy(obs, mask, sp):
         return _fewest_cards_swap(obs, sp, o_dir, o_opp)
     if mask[lay[C.L_UNO]] != 0:
         return lay[C.L_UNO]
+    if phase == C.PHASE_GIVE:
+        return _best_give(mask, sp, side)
     color = _argmax_onehot(obs, o_col, 4)
     holds_color = color >= 0 and counts[color] > 0
     next_cards = _next_opponent_cards(obs, sp, o_dir, o_opp)
@@ -323,7 +372,8 @@ def heuristic_policy(obs, mask, sp):
     for t in range(sp.type_face.shape[0]):
         my_cards += int(obs[t])
     free = my_cards <= 3             # close to going out: stop holding anything back
-    best, best_score = -1, 0.0
+    best, best_score = _best_ace(mask, sp, side, counts, color, holds_color, danger, free,
+                                 my_cards, False)
     for a in range(lay[C.L_PLAY], lay[C.L_WILD]):
         if mask[a] != 0:
             s = _card_score(sp, _action_type(sp, a), side, counts, color, holds_color,
