@@ -117,7 +117,7 @@ class LearnerBatch:
         lineups, self.external_agents = parse_opponents(opponents, cfg.num_players)
         self.opponents = opponents
         self._state = allocate(self.num_envs, cfg.num_players, cfg.deck.num_types,
-                               cfg.deck.num_cards)
+                               cfg.deck.num_cards, cfg.deck.double_sided)
         self._lb = K.allocate_learner(self.num_envs, cfg.num_players, self.layout.obs_size,
                                       self.layout.size, lineups, seat_code, auto_reset)
         self._ready = False

@@ -98,6 +98,14 @@ class Rules:
             raise ValueError(f"wx_rule and ws_last_card_wins apply to decks with WS/WX "
                              f"cards ({', '.join(DECKS_WITH_WS_WX)}), not {self.deck!r}; "
                              f"use preset 'classic112' or deck='classic112'")
+        if self.deck in DOUBLE_SIDED_DECKS:
+            unsupported = [name for name in _HOUSE_FLAGS
+                           if getattr(self, name) != getattr(_DEFAULTS, name)]
+            if unsupported:
+                raise ValueError(
+                    f"rule flag(s) {', '.join(unsupported)} are not supported with the "
+                    f"{self.deck!r} deck (RULES.md 5 defines no house rules for UNO Flip); "
+                    f"leave them at their defaults")
         not_yet = [name for name in _NOT_IMPLEMENTED
                    if getattr(self, name) != getattr(_DEFAULTS, name)]
         if not_yet:
@@ -135,6 +143,7 @@ class Rules:
         out[C.R_WX_RULE] = ("wild", "draw1", "swap").index(self.wx_rule)
         out[C.R_WS_LAST_CARD_WINS] = self.ws_last_card_wins
         out[C.R_HOUSE] = self.uses_house_kernels
+        out[C.R_FLIP] = self.deck in DOUBLE_SIDED_DECKS
         return out
 
     @property
@@ -151,6 +160,12 @@ _DEFAULTS = Rules()
 _NOT_IMPLEMENTED: tuple[str, ...] = ()
 #: decks holding WS and WX cards (RULES.md 4)
 DECKS_WITH_WS_WX = ("classic112",)
+#: double-sided decks (RULES.md 5): the kernels of ``engine/flip.py``
+DOUBLE_SIDED_DECKS = ("flip",)
+#: house-rule flags that need ``engine/house.py``; none is supported with the flip deck
+#: (``teams`` only changes scoring, which the flip kernels share with classic)
+_HOUSE_FLAGS = ("stack", "seven_zero", "jump_in", "force_play", "no_draw_if_playable",
+                "draw_until_playable", "multi_play")
 
 #: Named presets (``flip`` and ``onepiece`` follow in their issues). House-rule presets
 #: are popular combinations of RULES.md section 3; any flag can be added to any preset.
@@ -158,6 +173,8 @@ PRESETS: dict[str, Rules] = {
     "classic": Rules(),
     # RULES.md 4: 108 cards + WS + 3 WX (wx_rule="wild" by default)
     "classic112": Rules(deck="classic112"),
+    # RULES.md 5: UNO Flip, 112 double-sided cards (engine/flip.py)
+    "flip": Rules(deck="flip"),
     # the "street" rules most people play: stack anything, 7-0, jump-in, draw till you can
     "street": Rules(stack="any", seven_zero=True, jump_in=True, draw_until_playable=True),
     # "progressive UNO": D2 on D2, W4 on W4, the last player who cannot stack draws all

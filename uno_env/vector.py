@@ -48,7 +48,7 @@ class VectorEnv:
         self.auto_reset = bool(auto_reset)
         cfg = self.config
         self._state = allocate(self.num_envs, cfg.num_players, cfg.deck.num_types,
-                               cfg.deck.num_cards)
+                               cfg.deck.num_cards, cfg.deck.double_sided)
         self._obs = np.zeros((self.num_envs, self.layout.obs_size), np.float32)
         self._mask = np.zeros((self.num_envs, self.layout.size), np.uint8)
         self._player = np.zeros(self.num_envs, np.int32)

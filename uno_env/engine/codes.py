@@ -80,7 +80,9 @@ I_STAT_STACKED = 34    # draw cards played onto a pending draw
 I_STAT_JUMP_INS = 35
 I_STAT_MULTI = 36      # cards played after the first of a multi-play sequence
 I_STAT_EXCHANGES = 37  # hand exchanges: 7 swaps, 0 rotations, WS shuffles
-NUM_INFO = 38
+# UNO Flip (engine/flip.py)
+I_STAT_FLIPS = 38      # F cards played (each turns the piles and the hands over)
+NUM_INFO = 39
 
 # --- rules[slot]: the rules record compiled to scalars (uno_env.rules.Rules.compile) -------
 R_NUM_PLAYERS = 0
@@ -103,7 +105,9 @@ R_MULTI_PLAY = 16
 R_WX_RULE = 17
 R_WS_LAST_CARD_WINS = 18
 R_HOUSE = 19           # 1 if any rule needs the house-rule kernels (engine/house.py)
-NUM_RULES = 20
+# UNO Flip
+R_FLIP = 20            # 1 with the double-sided flip deck: the kernels of engine/flip.py
+NUM_RULES = 21
 
 SCORING_WINNER, SCORING_PENALTY = 0, 1
 REWARD_WIN, REWARD_SCORE = 0, 1
