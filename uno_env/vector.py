@@ -89,7 +89,10 @@ class VectorEnv:
                           self._player, self._rewards, self._terminated, self._truncated,
                           self.auto_reset)
         if bad >= 0:
-            legal = [self.layout.decode(a) for a in np.flatnonzero(self._mask[bad])]
+            side = int(self._state.info[bad, C.I_SIDE])
+            dark = self._state.dark_face[bad] if self.config.deck.double_sided else None
+            legal = [self.layout.decode(a, side, dark)
+                     for a in np.flatnonzero(self._mask[bad])]
             raise ValueError(f"action {int(actions[bad])} is not legal in game {bad} "
                              f"(player {self._player[bad]}); legal moves: "
                              f"{', '.join(legal)}. No game was stepped.")

@@ -22,10 +22,12 @@ _observe_inlined = njit(inline="always")(observe.py_func)
 STAT_SLOTS = np.array([C.I_STAT_CARDS_DRAWN, C.I_STAT_W4_PLAYED, C.I_STAT_W4_BLUFFS,
                        C.I_STAT_CHALLENGES, C.I_STAT_CHALLENGES_WON, C.I_STAT_RESHUFFLES,
                        C.I_STAT_CATCHES, C.I_ROUND, C.I_STAT_STACKED,
-                       C.I_STAT_JUMP_INS, C.I_STAT_MULTI, C.I_STAT_EXCHANGES], np.int64)
+                       C.I_STAT_JUMP_INS, C.I_STAT_MULTI, C.I_STAT_EXCHANGES,
+                       C.I_STAT_FLIPS], np.int64)
+#: ``w4_played``/``w4_bluffs`` count every challengeable wild draw (UNO Flip: W2, WC)
 STAT_NAMES = ("cards_drawn", "w4_played", "w4_bluffs", "challenges", "challenges_won",
               "reshuffles", "catches", "rounds", "stacked", "jump_ins", "multi_extra",
-              "exchanges")
+              "exchanges", "flips")
 
 
 @njit
