@@ -405,3 +405,14 @@ def test_observation_layout_classic_unchanged_and_flip_fields():
     assert classic.layout.obs_size == observation_slices(54, 4).get("side").stop
     assert flip.layout.size == 112 * 5 + 10
     assert int(flip._state.info[0, C.I_SIDE]) == 0
+
+
+def test_catch_is_offered_beside_the_colour_after_a_flip_turns_up_a_wild():
+    g = Game.from_scenario(preset="flip", hands=[["RF|T1", "R2|P3"], ["Y1|T8", "Y2|O3"]],
+                           top="R6|P9", discard=["G7|W"], draw_pile=["B1|V1", "B2|V2"])
+    g.play("RF|T1")  # no uno call: player 0 is down to one card
+    assert moves(g) == {"color:P", "color:T", "color:O", "color:V", "catch"}
+    g.play("catch")
+    assert len(g.hand(0)) == 3 and g.phase == "color"
+    g.play("color:T")
+    assert (g.current_player, g.phase, g.color) == (1, "play", "T")

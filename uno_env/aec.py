@@ -23,7 +23,8 @@ Action Space
     Blocks ``PLAY``, ``WILD`` (card x colour), ``DRAW``, ``PASS``, ``CHALLENGE``,
     ``ACCEPT``, ``UNO``, ``CATCH``, ``COLOR`` (and ``SWAP``, ``swap:+k``, only with the
     7-0 rule): see :mod:`uno_env.actions`;
-    ``env.unwrapped.layout.decode(a)`` gives the move string. The same agent may act
+    ``env.unwrapped.game.move_name(a)`` gives the move string (with UNO Flip it names
+    the whole card by the match's pairing, ``R5|P7``). The same agent may act
     several times in a row (``uno`` then a card; a skip in a two-player game).
 
 Rewards

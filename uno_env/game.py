@@ -329,6 +329,11 @@ class Game:
         """Moves made so far: (seat, action id)."""
         return [(seat, a) for seat, a, _ in self._actions]
 
+    def move_name(self, action: int) -> str:
+        """Move string of action id ``action`` now (the side in play and, with Flip,
+        this match's pairing name it)."""
+        return self.layout.decode(action, int(self._state.info[0, C.I_SIDE]), self._dark())
+
     def _describe(self, action) -> str:
         try:
             return repr(self.layout.decode(action, int(self._state.info[0, C.I_SIDE]),

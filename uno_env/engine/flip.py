@@ -2,8 +2,10 @@
 
 ``core.legal_mask`` and ``core.apply_action`` hand over to ``flip_legal_mask`` and
 ``flip_apply`` when ``rules[R_FLIP]`` is set (the ``flip`` deck), so classic games never
-run this code and pay one branch for it. The classic helpers of ``core`` are reused:
-they read a card's face through ``core.active_face``, which follows ``info[g, I_SIDE]``.
+run this code and pay one branch for it. The classic helpers of ``core`` are reused
+where they do not read faces; faces are read with ``core.face_in_play``, which follows
+``info[g, I_SIDE]`` and the match's pairing (``core.active_face`` stays branch-free for
+the classic hot loops).
 
 Representation. Each of the 112 physical cards is its own card type, ordered by light
 face (``cards.flip_deck``), so a type's light face is static (``Spec.type_face[t, 0]``)
@@ -36,8 +38,8 @@ Readings where RULES.md 5 is silent (the project's; also in the README):
 from uno_env._jit import njit
 from uno_env.engine import codes as C
 from uno_env.engine.core import (
-    _set_play_actions, _to_discard, active_face, begin_decision, draw_cards, end_round,
-    finish_turn, holds_color, rank_draw, seat_after, top_type,
+    _to_discard, begin_decision, draw_cards, end_round, face_in_play, finish_turn,
+    rank_draw, seat_after, top_type,
 )
 from uno_env.engine.rng import shuffle_prefix
 
@@ -53,6 +55,29 @@ def draw_pairing(st, g, sp):
 
 
 # --- small queries -----------------------------------------------------------------------
+
+
+@njit(inline="always")
+def holds_color(st, g, sp, seat, color):
+    """Does ``seat`` hold a coloured card of ``color`` on the side in play?"""
+    for t in range(st.hands.shape[2]):
+        if st.hands[g, seat, t] > 0 and \
+                sp.face_color[face_in_play(st, g, sp, t)] == color:
+            return True
+    return False
+
+
+@njit(inline="always")
+def _set_play_actions(st, g, sp, t, mask):
+    """Mark the actions that play card type ``t``; returns how many (4 for a wild)."""
+    f = face_in_play(st, g, sp, t)
+    if sp.face_rank[f] >= C.FIRST_WILD_RANK:
+        base = sp.layout[C.L_WILD] + 4 * sp.type_wild_slot[t]
+        for c in range(4):
+            mask[base + c] = 1
+        return 4
+    mask[sp.layout[C.L_PLAY] + sp.type_play_slot[t]] = 1
+    return 1
 
 
 @njit(inline="always")
@@ -78,7 +103,7 @@ def same_card_below(st, g, sp, seat, t):
 def _may_play(st, g, sp, seat, t):
     """The card matches the pile, and a ``W2``/``WC`` obeys its restriction when
     bluffing is off (RULES.md 5)."""
-    f = active_face(st, g, sp, t)
+    f = face_in_play(st, g, sp, t)
     rank = sp.face_rank[f]
     if rank >= C.FIRST_WILD_RANK:
         if is_restricted_wild(rank) and sp.rules[C.R_BLUFF] == 0:
@@ -86,7 +111,7 @@ def _may_play(st, g, sp, seat, t):
         return True
     if sp.face_color[f] == st.info[g, C.I_COLOR]:
         return True
-    return sp.face_rank[active_face(st, g, sp, top_type(st, g))] == rank
+    return sp.face_rank[face_in_play(st, g, sp, top_type(st, g))] == rank
 
 
 # --- legal actions -----------------------------------------------------------------------
@@ -96,14 +121,14 @@ def _may_play(st, g, sp, seat, t):
 def _flip_hand_plays(st, g, sp, seat, mask):
     """Mark every playable card of ``seat``'s hand; returns the actions marked."""
     color = st.info[g, C.I_COLOR]
-    top_rank = sp.face_rank[active_face(st, g, sp, top_type(st, g))]
+    top_rank = sp.face_rank[face_in_play(st, g, sp, top_type(st, g))]
     checked = sp.rules[C.R_BLUFF] != 0  # with bluffing, W2/WC need no check
     allowed = True
     plays = 0
     for t in range(st.hands.shape[2]):
         if st.hands[g, seat, t] == 0 or same_card_below(st, g, sp, seat, t):
             continue
-        f = active_face(st, g, sp, t)
+        f = face_in_play(st, g, sp, t)
         rank = sp.face_rank[f]
         if rank >= C.FIRST_WILD_RANK:
             if is_restricted_wild(rank):
@@ -131,10 +156,12 @@ def flip_legal_mask(st, g, sp, mask):
     uno_rule = sp.rules[C.R_UNO_CALL] != 0
     n = 0
     if phase == C.PHASE_COLOR:
+        # a wild turned up by a flip; the chance to catch the flipper is offered beside
+        # it (RULES.md 2 precise points: with whatever else is legal there)
         for c in range(4):
             mask[sp.layout[C.L_COLOR] + c] = 1
-        return 4
-    if phase == C.PHASE_CHALLENGE:
+        n = 4
+    elif phase == C.PHASE_CHALLENGE:
         mask[sp.layout[C.L_CHALLENGE]] = 1
         mask[sp.layout[C.L_ACCEPT]] = 1
         n = 2
@@ -172,7 +199,7 @@ def draw_until_color(st, g, sp, seat, color):
         if t < 0:
             break
         n += 1
-        if sp.face_color[active_face(st, g, sp, t)] == color:
+        if sp.face_color[face_in_play(st, g, sp, t)] == color:
             break
     return n
 
@@ -207,13 +234,13 @@ def flip_over(st, g, sp):
         tmp = st.draw_pile[g, i]
         st.draw_pile[g, i] = st.draw_pile[g, m - 1 - i]
         st.draw_pile[g, m - 1 - i] = tmp
-    st.info[g, C.I_COLOR] = sp.face_color[active_face(st, g, sp, top_type(st, g))]
+    st.info[g, C.I_COLOR] = sp.face_color[face_in_play(st, g, sp, top_type(st, g))]
     st.info[g, C.I_STAT_FLIPS] += 1
 
 
 @njit
 def _flip_play(st, g, sp, seat, t, color_slot):
-    f = active_face(st, g, sp, t)
+    f = face_in_play(st, g, sp, t)
     rank = sp.face_rank[f]
     prev_color = st.info[g, C.I_COLOR]
     guilty = False
@@ -291,7 +318,7 @@ def _answer_challenge(st, g, sp, seat, challenge):
     named colour) and the challenger takes a normal turn; innocent: the challenger draws
     4 (``W2``) or until the named colour and 2 more (``WC``), and loses the turn."""
     st.info[g, C.I_PENDING_DRAW] = 0
-    rank = sp.face_rank[active_face(st, g, sp, top_type(st, g))]
+    rank = sp.face_rank[face_in_play(st, g, sp, top_type(st, g))]
     nxt = seat_after(st, g, sp, seat, 1)
     if not challenge:
         _penalty(st, g, sp, seat, rank)
