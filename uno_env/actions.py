@@ -43,6 +43,25 @@ then Y, G, B); ``layout.play_type(a)`` and ``layout.type_action(t)`` translate. 
 slot ``c`` means R Y G B on the light side (P T O V on Flip's dark side). The layout for
 other decks is built by the same function, so agents read ``layout`` fields instead of
 hard-coding ids.
+
+UNO Flip (``flip`` deck, RULES.md 5): each of the 112 physical cards is a card type
+(ordered by light face, ``cards.flip_deck``), and since the pairing of sides is drawn
+per match, any type may show a coloured or a wild face. Every type therefore has one
+``PLAY`` action and four ``WILD`` actions; the mask offers the ones that fit the face in
+play. A move names the whole card, light side first, so cards with the same face in play
+but different hidden faces are different moves (the hidden face is given away):
+
+==============  ==========  ==========================================================
+``PLAY``        0 - 111     play type ``t``, its face in play coloured (``R5|P7``)
+``WILD``        112 - 559   play type ``t`` (its face in play wild) naming colour slot
+                            ``c``: id ``WILD + 4*t + c`` (``W2|P1:B``, ``R5|WC:V``)
+``DRAW`` ...    560 - 569   as above (``color:X`` names a colour of the side in play)
+==============  ==========  ==========================================================
+
+Two identical physical cards (same light and dark face) are one move: the mask offers
+the lower type. Naming a card needs the match's pairing: ``decode``/``encode`` take
+``dark`` (the ``State.dark_face`` row) and ``encode`` takes the legal ``mask`` to pick,
+among identical cards, the type whose action is legal.
 """
 from __future__ import annotations
 
@@ -111,16 +130,49 @@ class ActionLayout:
         return out
 
     # --- codec -------------------------------------------------------------------------
-    def decode(self, action: int, side: int = 0) -> str:
-        """Action id -> move string (RULES.md section 1)."""
+    def card_name(self, t: int, dark=None) -> str:
+        """Notation of card type ``t``; ``dark``: the match's dark face per type (flip)."""
+        deck = self.deck
+        if dark is None or not deck.double_sided:
+            return deck.type_name(t)
+        return deck.face_str(t, 0) + "|" + deck._face_str(int(dark[t]))
+
+    def parse_card(self, text: str, dark=None, mask=None, action_base=None) -> int:
+        """Card notation -> card type. For the flip deck, ``text`` must name both sides
+        (``R5|P7``) and ``dark`` gives the match's pairing; among identical cards the
+        type whose action (``action_base + type`` or its wild block) is legal in
+        ``mask`` is chosen, else the lowest."""
+        deck = self.deck
+        if dark is None or not deck.double_sided:
+            return deck.parse_type(text)
+        light, sep, back = text.partition("|")
+        if not sep:
+            raise ValueError(f"{text!r}: a flip card names both sides, light first, "
+                             f"e.g. 'R5|P7' or 'W2|P1'")
+        lf, df = deck.face_id(light), deck.face_id(back)
+        hits = np.flatnonzero((deck.type_face[:, 0] == lf) & (np.asarray(dark) == df))
+        if len(hits) == 0:
+            raise ValueError(f"this match's flip deck has no card {text!r} (light {light} "
+                             f"is paired with other dark faces)")
+        if mask is not None:
+            for t in hits:
+                ids = [self.PLAY + int(self.type_play_slot[t])] + \
+                      [self.WILD + 4 * int(self.type_wild_slot[t]) + c for c in range(4)]
+                if any(mask[a] for a in ids):
+                    return int(t)
+        return int(hits[0])
+
+    def decode(self, action: int, side: int = 0, dark=None) -> str:
+        """Action id -> move string (RULES.md section 1); ``dark``: the match's pairing
+        (flip deck)."""
         a = int(action)
         if not 0 <= a < self.size:
             raise ValueError(f"action {action!r} is out of range 0..{self.size - 1}")
         if a < self.WILD:
-            return self.deck.type_name(int(self.play_slot_type[a - self.PLAY]))
+            return self.card_name(int(self.play_slot_type[a - self.PLAY]), dark)
         if a < self.DRAW:
             w, c = divmod(a - self.WILD, 4)
-            name = self.deck.type_name(int(self.wild_slot_type[w]))
+            name = self.card_name(int(self.wild_slot_type[w]), dark)
             return f"{name}:{COLOR_LETTERS[c + 4 * side]}"
         if a < self.COLOR:
             return SIMPLE_MOVES[a - self.DRAW]
@@ -132,8 +184,10 @@ class ActionLayout:
             return "ACE+" + self.deck.type_name(int(self.ace_slot_type[a - self.ACE]))
         return "give:" + self.deck.type_name(a - self.GIVE)
 
-    def encode(self, move: str, side: int = 0) -> int:
-        """Move string -> action id; ValueError for a string that names no action."""
+    def encode(self, move: str, side: int = 0, dark=None, mask=None) -> int:
+        """Move string -> action id; ValueError for a string that names no action.
+        Flip deck: ``dark`` is the match's pairing and ``mask`` the legal actions (to
+        choose among identical cards)."""
         if not isinstance(move, str):
             raise ValueError(f"a move is a string such as 'R5', 'W:G' or 'draw', got {move!r}")
         if move in SIMPLE_MOVES:
@@ -159,12 +213,22 @@ class ActionLayout:
             c = self._color_slot(tail, side, move)
             if head == "color":
                 return self.COLOR + c
-            t = self.deck.parse_type(head)
+            t = self.parse_card(head, dark, mask)
+            if dark is not None and self.deck.double_sided:
+                f = self.deck.type_face[t, 0] if side == 0 else int(dark[t])
+                if self.deck.face_rank[f] < C.FIRST_WILD_RANK:
+                    raise ValueError(f"{head!r} shows a coloured face on this side: play "
+                                     f"it as {head!r} without a colour")
             if self.type_wild_slot[t] < 0:
                 raise ValueError(f"{head!r} is not a wild card: play it as {head!r} "
                                  f"without a colour")
             return self.WILD + 4 * int(self.type_wild_slot[t]) + c
-        t = self.deck.parse_type(move)
+        t = self.parse_card(move, dark, mask)
+        if dark is not None and self.deck.double_sided:
+            f = self.deck.type_face[t, 0] if side == 0 else int(dark[t])
+            if self.deck.face_rank[f] >= C.FIRST_WILD_RANK:
+                raise ValueError(f"{move!r} shows a wild face on this side: name a colour, "
+                                 f"e.g. '{move}:{COLOR_LETTERS[4 * side]}'")
         if self.type_play_slot[t] < 0:
             raise ValueError(f"{move!r} is a wild card: name a colour, e.g. '{move}:R'")
         return self.PLAY + int(self.type_play_slot[t])
@@ -206,6 +270,9 @@ def build_layout(deck: Deck, rules: Rules, num_players: int) -> ActionLayout:
                          for t in range(deck.num_types)])
     wild = np.array([any(deck.face_rank[faces[t, s]] >= C.FIRST_WILD_RANK for s in (0, 1))
                      for t in range(deck.num_types)])
+    if deck.double_sided:  # the pairing is drawn per match: any type may be either
+        coloured[:] = True
+        wild[:] = True
     play_slot_type = np.flatnonzero(coloured).astype(np.int32)
     wild_slot_type = np.flatnonzero(wild).astype(np.int32)
     type_play_slot = np.full(deck.num_types, -1, np.int32)

@@ -24,7 +24,8 @@ Action Space
     ``ACCEPT``, ``UNO``, ``CATCH``, ``COLOR`` (and ``SWAP``, ``swap:+k``, only with the
     7-0 rule; ``ACE`` and ``GIVE`` only with the ``onepiece`` deck): see
     :mod:`uno_env.actions`;
-    ``env.unwrapped.layout.decode(a)`` gives the move string. The same agent may act
+    ``env.unwrapped.game.move_name(a)`` gives the move string (with UNO Flip it names
+    the whole card by the match's pairing, ``R5|P7``). The same agent may act
     several times in a row (``uno`` then a card; a skip in a two-player game).
 
 Rewards

@@ -105,6 +105,15 @@ class Deck:
             parse_face(text.split("|")[0])  # raises a message about notation if malformed
             raise ValueError(f"the {self.name} deck has no card {text!r}") from None
 
+    def face_id(self, text: str) -> int:
+        """Face notation (one side, ``"P7"``, ``"WC"``) -> face id of this deck;
+        ValueError when the deck has no such face."""
+        color, rank = parse_face(text)
+        hits = np.flatnonzero((self.face_color == color) & (self.face_rank == rank))
+        if len(hits) == 0:
+            raise ValueError(f"the {self.name} deck has no face {text!r}")
+        return int(hits[0])
+
     @property
     def _type_by_name(self) -> dict[str, int]:
         cache = self.__dict__.get("_names")
@@ -172,10 +181,47 @@ def onepiece_deck(shanks: int = 2, blackbeard: int = 2, ace: int = 1,
     return _single_sided("onepiece110", coloured, wild)
 
 
+# UNO Flip points (RULES.md 5): numbers face value; D1 10; D5 20; R S F 20; SE 30; W 40;
+# W2 50; WC 60 (scored on the side the round ended on).
+_FLIP_POINTS = {DRAW1: 10, DRAW5: 20, REVERSE: 20, SKIP: 20, FLIP: 20, SKIP_EVERYONE: 30,
+                WILD: 40, WILD2: 50, WILD_COLOR: 60}
+
+
+def flip_deck() -> Deck:
+    """UNO Flip (RULES.md 5): 112 double-sided cards. Light side: per colour R Y G B two
+    each 1-9, D1, R, S, F; four W, four W2. Dark side: per colour P T O V two each 1-9,
+    D5, R, SE, F; four W, four WC.
+
+    Each physical card is its own type (``type_count`` is all ones), ordered by light
+    face, so copies of one light face are adjacent. Which dark face a card carries is
+    drawn per match from the game's seed (``State.dark_face``, see ``engine/flip.py``);
+    ``type_face[:, 1]`` is only the canonical dark multiset the per-match pairing
+    permutes, so ``type_name`` names cards by that canonical pairing (``Game`` names
+    them by the match's own pairing)."""
+    light_ranks = (*range(1, 10), DRAW1, REVERSE, SKIP, FLIP)
+    dark_ranks = (*range(1, 10), DRAW5, REVERSE, SKIP_EVERYONE, FLIP)
+    faces = ([(c, r) for c in LIGHT_COLORS for r in light_ranks]
+             + [(c, r) for c in DARK_COLORS for r in dark_ranks]
+             + [(NO_COLOR, WILD), (NO_COLOR, WILD2), (NO_COLOR, WILD_COLOR)])
+    index = {f: i for i, f in enumerate(faces)}
+    w, w2, wc = index[(NO_COLOR, WILD)], index[(NO_COLOR, WILD2)], index[(NO_COLOR, WILD_COLOR)]
+    light = [index[(c, r)] for c in LIGHT_COLORS for r in light_ranks for _ in range(2)]
+    light += [w] * 4 + [w2] * 4
+    dark = [index[(c, r)] for c in DARK_COLORS for r in dark_ranks for _ in range(2)]
+    dark += [w] * 4 + [wc] * 4
+    face_color = np.array([c for c, _ in faces], np.int32)
+    face_rank = np.array([r for _, r in faces], np.int32)
+    face_points = np.array([r if r < 10 else _FLIP_POINTS[r] for _, r in faces], np.int32)
+    return Deck("flip", face_color, face_rank, face_points,
+                np.stack([light, dark], axis=1).astype(np.int32),
+                np.ones(len(light), np.int32), True)
+
+
 DECKS = {
     "classic108": classic_deck,
     "classic112": classic112_deck,
     "onepiece110": onepiece_deck,
+    "flip": flip_deck,
 }
 
 

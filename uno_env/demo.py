@@ -41,7 +41,7 @@ def play_game(env, rng, verbose: bool, policy: str = "eager") -> int:
             continue
         action = choose(env.unwrapped.layout, obs["action_mask"], rng, policy)
         if verbose:
-            print(f"  {agent}: {env.unwrapped.layout.decode(action):8s}  (top {game.top}, "
+            print(f"  {agent}: {game.move_name(action):8s}  (top {game.top}, "
                   f"colour {game.color}, {int(obs['action_mask'].sum())} legal)")
         env.step(action)
         steps += 1

@@ -60,7 +60,8 @@ class Game:
     def _setup(self) -> None:
         cfg = self.config
         self.layout = cfg.layout
-        self._state = allocate(1, cfg.num_players, cfg.deck.num_types, cfg.deck.num_cards)
+        self._state = allocate(1, cfg.num_players, cfg.deck.num_types, cfg.deck.num_cards,
+                               cfg.deck.double_sided)
         self._mask = np.zeros(cfg.layout.size, np.uint8)
         # the current decider's observation, kept up to date by every step (so an
         # environment loop needs one kernel call per step); other seats are computed
@@ -71,14 +72,59 @@ class Game:
         self._current = 0
         self._actions: list[tuple[int, int, int]] = []
 
-    def reset(self, seed: int = 0, index: int = 0) -> None:
+    def reset(self, seed: int = 0, index: int = 0, pairing=None) -> None:
         """Deal a new match from ``seed`` (``index`` picks another game of the same seed:
-        game ``index`` here is game ``index`` of a batch with that seed)."""
+        game ``index`` here is game ``index`` of a batch with that seed).
+
+        ``pairing`` (flip deck only): the 112 cards as ``"light|dark"`` names, replacing
+        the pairing drawn from the seed; the deal is the same card for card by light
+        face (the deal and the first card depend on the light faces only)."""
         self.seed = check_seed(seed)
         self._state.rng[0] = seed_stream(self.seed, index)
         self._reset(self._state, 0, self.config.spec)
+        if pairing is not None:
+            self._set_pairing(pairing)
         self._refresh()
         self._actions = []
+
+    def _set_pairing(self, pairing) -> None:
+        deck = self.config.deck
+        if not deck.double_sided:
+            raise ValueError(f"pairing applies to the flip deck, not {deck.name!r}")
+        if isinstance(pairing, str) or len(pairing) != deck.num_types:
+            raise ValueError(f"pairing lists all {deck.num_types} cards as 'light|dark' "
+                             f"names, e.g. 'R5|P7'")
+        dark = np.full(deck.num_types, -1, np.int16)
+        for name in pairing:
+            light, sep, back = str(name).partition("|")
+            if not sep:
+                raise ValueError(f"pairing: {name!r} must name both sides, e.g. 'R5|P7'")
+            lf = deck.face_id(light)
+            free = [t for t in np.flatnonzero(deck.type_face[:, 0] == lf) if dark[t] < 0]
+            if not free:
+                raise ValueError(f"pairing: too many cards with light side {light!r}")
+            dark[free[0]] = deck.face_id(back)
+        if sorted(dark) != sorted(deck.type_face[:, 1]):
+            raise ValueError("pairing: the dark sides must be the deck's dark faces, each "
+                             "as often as the deck has it (RULES.md 5)")
+        self._state.dark_face[0] = dark
+
+    @property
+    def pairing(self) -> list[str]:
+        """Flip deck: every card of this match as ``"light|dark"`` (RULES.md 5)."""
+        return [self._name(t) for t in range(self.config.deck.num_types)]
+
+    @property
+    def side(self) -> str:
+        """``"light"`` or ``"dark"``: the side in play (always light without Flip)."""
+        return ("light", "dark")[int(self._state.info[0, C.I_SIDE])]
+
+    def _dark(self):
+        """The match's dark face per card type (flip deck), else None."""
+        return self._state.dark_face[0] if self._double_sided else None
+
+    def _name(self, t) -> str:
+        return self.layout.card_name(int(t), self._dark())
 
     def _refresh(self) -> None:
         """Recompute the cached mask and observation after the state was changed
@@ -88,30 +134,51 @@ class Game:
 
     # --- scenarios ---------------------------------------------------------------------
     @classmethod
-    def from_scenario(cls, preset: str = "classic", hands=None, top: str = "R0",
+    def from_scenario(cls, preset: str = "classic", hands=None, top: str | None = None,
                       color: str | None = None, draw_pile=None, discard=None,
                       current: int = 0, direction: int = 1, seed: int = 0,
-                      **rules) -> "Game":
+                      side: str = "light", **rules) -> "Game":
         """Set up any position at the start of ``current``'s turn.
 
         ``hands`` lists each seat's cards (the number of players is ``len(hands)``);
         ``top`` is the discard pile's top card and ``color`` the colour in force when it
         is a wild; ``draw_pile`` lists cards top first; ``discard`` older discards,
         bottom first. Cards of the deck not listed go to the bottom of the draw pile in
-        seeded order, so the deck is always whole."""
+        seeded order, so the deck is always whole.
+
+        Flip deck (RULES.md 5): every card is named light side first (``"R5|P7"``);
+        the listed cards fix their own pairings and the rest of the deck is paired from
+        ``seed``; ``side`` is ``"light"`` or ``"dark"`` (the side in play), and
+        ``color`` names a colour of that side. ``top`` is required there (no default)."""
         if not hands or not isinstance(hands, (list, tuple)):
             raise ValueError("hands must be a list with one list of cards per seat")
         game = cls.__new__(cls)
         game.config = make_config(preset, len(hands), **rules)
         game._setup()
         game.seed = check_seed(seed)
+        if side not in ("light", "dark"):
+            raise ValueError(f"side must be 'light' or 'dark', got {side!r}")
+        if side == "dark" and not game._double_sided:
+            raise ValueError(f"side='dark' needs the flip deck (preset 'flip'), not "
+                             f"{game.config.deck.name!r}")
+        if top is None:
+            if game._double_sided:
+                raise ValueError("top: name the discard pile's top card, light side "
+                                 "first, e.g. top='R5|P7'")
+            top = "R0"
         game._load_scenario(hands, top, color, draw_pile or [], discard or [], current,
-                            direction)
+                            direction, int(side == "dark"))
         return game
 
-    def _load_scenario(self, hands, top, color, draw_pile, discard, current, direction):
+    def _load_scenario(self, hands, top, color, draw_pile, discard, current, direction,
+                       side=0):
         cfg, st = self.config, self._state
         deck = cfg.deck
+        flip = self._double_sided
+        # flip: types still free per light face, and dark faces not yet given out
+        dark = np.full(deck.num_types, -1, np.int16)
+        dark_left = {int(f): int(n) for f, n in zip(*np.unique(deck.type_face[:, 1],
+                                                                 return_counts=True))}
         n_players = cfg.num_players
         if not isinstance(current, (int, np.integer)) or not 0 <= current < n_players:
             raise ValueError(f"current must be a seat 0..{n_players - 1}, got {current!r}")
@@ -122,11 +189,44 @@ class Game:
         def take(card, where):
             if not isinstance(card, str):
                 raise ValueError(f"{where}: cards are strings such as 'R5', got {card!r}")
+            if flip:
+                return take_pair(card, where)
             t = deck.parse_type(card)
             left[t] -= 1
             if left[t] < 0:
                 raise ValueError(f"{where}: the {deck.name} deck has only "
                                  f"{deck.type_count[t]} {card!r}")
+            return t
+
+        def take_pair(card, where):
+            light, sep, back = card.partition("|")
+            if not sep:
+                raise ValueError(f"{where}: {card!r} names one side; a flip card names "
+                                 f"both, light side first, e.g. 'R5|P7'")
+            try:
+                lf, df = deck.face_id(light), deck.face_id(back)
+            except ValueError as err:
+                raise ValueError(f"{where}: {card!r}: {err}") from None
+            if not (deck.face_color[lf] < 4 or deck.face_rank[lf] in (C.WILD, C.WILD2)):
+                raise ValueError(f"{where}: {card!r}: {light!r} is not a light face "
+                                 f"(R Y G B, W, W2)")
+            if not (4 <= deck.face_color[df] < 8
+                    or deck.face_rank[df] in (C.WILD, C.WILD_COLOR)):
+                raise ValueError(f"{where}: {card!r}: {back!r} is not a dark face "
+                                 f"(P T O V, W, WC)")
+            free = [t for t in np.flatnonzero(deck.type_face[:, 0] == lf) if left[t] > 0]
+            if not free:
+                raise ValueError(f"{where}: the flip deck has only "
+                                 f"{int((deck.type_face[:, 0] == lf).sum())} cards "
+                                 f"with light side {light!r}")
+            if dark_left.get(df, 0) == 0:
+                raise ValueError(f"{where}: the flip deck has only "
+                                 f"{int((deck.type_face[:, 1] == df).sum())} cards with "
+                                 f"dark side {back!r}")
+            t = int(free[0])
+            left[t] -= 1
+            dark_left[df] -= 1
+            dark[t] = df
             return t
 
         for seat, cards in enumerate(hands):
@@ -138,6 +238,12 @@ class Game:
         listed = [take(c, "draw_pile") for c in draw_pile]
         rest = np.repeat(np.arange(deck.num_types, dtype=np.int16), left)
         st.rng[0] = seed_stream(self.seed, 0)
+        if flip:  # the cards not listed are paired from the seed
+            backs = np.array([f for f, n in sorted(dark_left.items()) for _ in range(n)],
+                             np.int16)
+            shuffle_prefix(st.rng, 0, backs, len(backs))
+            dark[dark < 0] = backs
+            st.dark_face[0] = dark
         shuffle_prefix(st.rng, 0, rest, len(rest))
         draw = np.concatenate([rest, np.array(listed[::-1], np.int16)])
         st.draw_pile[0, :len(draw)] = draw
@@ -155,11 +261,13 @@ class Game:
         info[C.I_DIRECTION] = direction
         info[C.I_DEALER] = cfg.rules.dealer
         info[C.I_ROUND] = 1
-        face = deck.type_face[pile[-1], 0]
+        info[C.I_SIDE] = side
+        face = deck.type_face[pile[-1], 0] if side == 0 else st.dark_face[0, pile[-1]]
         if deck.face_color[face] == C.NO_COLOR:
-            if color is None or color not in COLOR_LETTERS[:4]:
+            letters = COLOR_LETTERS[4 * side: 4 * side + 4]
+            if color is None or color not in letters:
                 raise ValueError(f"top card {top!r} is a wild: name the colour in force "
-                                 f"with color= one of R, Y, G, B")
+                                 f"with color= one of {', '.join(letters)}")
             info[C.I_COLOR] = COLOR_LETTERS.index(color)
         else:
             if color is not None and color != COLOR_LETTERS[deck.face_color[face]]:
@@ -179,7 +287,7 @@ class Game:
 
     def legal_moves(self) -> list[str]:
         side = int(self._state.info[0, C.I_SIDE])
-        return [self.layout.decode(a, side) for a in self.legal_actions()]
+        return [self.layout.decode(a, side, self._dark()) for a in self.legal_actions()]
 
     def play(self, move: str | int) -> None:
         """Make a move (string, or action id). ValueError naming the legal moves if it is
@@ -191,7 +299,7 @@ class Game:
             action = int(move)
         else:
             try:
-                action = self.layout.encode(move, side)
+                action = self.layout.encode(move, side, self._dark(), self._mask)
             except ValueError as err:
                 raise ValueError(f"{err}; legal moves: {', '.join(self.legal_moves())}") \
                     from None
@@ -213,16 +321,23 @@ class Game:
     @property
     def history(self) -> list[tuple[int, str]]:
         """Moves made so far in this match: (seat, move string)."""
-        return [(seat, self.layout.decode(a, side)) for seat, a, side in self._actions]
+        return [(seat, self.layout.decode(a, side, self._dark()))
+                for seat, a, side in self._actions]
 
     @property
     def action_history(self) -> list[tuple[int, int]]:
         """Moves made so far: (seat, action id)."""
         return [(seat, a) for seat, a, _ in self._actions]
 
+    def move_name(self, action: int) -> str:
+        """Move string of action id ``action`` now (the side in play and, with Flip,
+        this match's pairing name it)."""
+        return self.layout.decode(action, int(self._state.info[0, C.I_SIDE]), self._dark())
+
     def _describe(self, action) -> str:
         try:
-            return repr(self.layout.decode(action, int(self._state.info[0, C.I_SIDE])))
+            return repr(self.layout.decode(action, int(self._state.info[0, C.I_SIDE]),
+                                           self._dark()))
         except ValueError:
             return f"action {action!r} (valid ids 0..{self.layout.size - 1})"
 
@@ -249,8 +364,7 @@ class Game:
     def hand(self, seat: int) -> list[str]:
         """Cards in ``seat``'s hand, in deck order."""
         counts = self._state.hands[0, seat]
-        return [self.config.deck.type_name(t) for t in np.flatnonzero(counts)
-                for _ in range(counts[t])]
+        return [self._name(t) for t in np.flatnonzero(counts) for _ in range(counts[t])]
 
     @property
     def hand_sizes(self) -> list[int]:
@@ -258,7 +372,7 @@ class Game:
 
     @property
     def top(self) -> str:
-        return self.config.deck.type_name(int(core.top_type(self._state, 0)))
+        return self._name(core.top_type(self._state, 0))
 
     @property
     def color(self) -> str | None:
@@ -278,13 +392,13 @@ class Game:
     def draw_pile(self) -> list[str]:
         """The draw pile, top first (hidden information: for tests and debugging)."""
         n = self.draw_pile_size
-        return [self.config.deck.type_name(t) for t in self._state.draw_pile[0, :n][::-1]]
+        return [self._name(t) for t in self._state.draw_pile[0, :n][::-1]]
 
     @property
     def discard(self) -> list[str]:
         """The discard pile, bottom first (the last one is ``top``)."""
         n = int(self._state.info[0, C.I_DISCARD_LEN])
-        return [self.config.deck.type_name(t) for t in self._state.discard[0, :n]]
+        return [self._name(t) for t in self._state.discard[0, :n]]
 
     @property
     def is_over(self) -> bool:
@@ -379,7 +493,8 @@ class Game:
                 "stacked": int(info[C.I_STAT_STACKED]),
                 "jump_ins": int(info[C.I_STAT_JUMP_INS]),
                 "multi_extra": int(info[C.I_STAT_MULTI]),
-                "exchanges": int(info[C.I_STAT_EXCHANGES])}
+                "exchanges": int(info[C.I_STAT_EXCHANGES]),
+                "flips": int(info[C.I_STAT_FLIPS])}
 
     def render(self) -> str:
         """A text picture of the table from an omniscient view."""

@@ -117,7 +117,7 @@ class LearnerBatch:
         lineups, self.external_agents = parse_opponents(opponents, cfg.num_players)
         self.opponents = opponents
         self._state = allocate(self.num_envs, cfg.num_players, cfg.deck.num_types,
-                               cfg.deck.num_cards)
+                               cfg.deck.num_cards, cfg.deck.double_sided)
         self._lb = K.allocate_learner(self.num_envs, cfg.num_players, self.layout.obs_size,
                                       self.layout.size, lineups, seat_code, auto_reset)
         self._ready = False
@@ -186,7 +186,9 @@ class LearnerBatch:
         bad = K.learner_step(self._state, self.config.spec, lb, np.uint64(self.seed),
                              actions)
         if bad >= 0:
-            legal = [self.layout.decode(a) for a in np.flatnonzero(lb.mask[bad])]
+            side = int(self._state.info[bad, C.I_SIDE])
+            dark = self._state.dark_face[bad] if self.config.deck.double_sided else None
+            legal = [self.layout.decode(a, side, dark) for a in np.flatnonzero(lb.mask[bad])]
             raise ValueError(f"action {int(actions[bad])} is not legal in game {bad}; legal "
                              f"moves: {', '.join(legal)}. No game was stepped.")
         self._run_externals()
@@ -277,7 +279,10 @@ class SingleAgentEnv(gymnasium.Env):
         if self.batch.done[0] or self._forfeited:
             raise ValueError("the episode is over: call reset()")
         if isinstance(action, str):
-            action = self.config.layout.encode(action)
+            st = self.batch._state
+            dark = st.dark_face[0] if self.config.deck.double_sided else None
+            action = self.config.layout.encode(action, int(st.info[0, C.I_SIDE]), dark,
+                                               self.batch.mask[0])
         try:
             a = int(action)
         except (TypeError, ValueError):
@@ -306,9 +311,12 @@ class SingleAgentEnv(gymnasium.Env):
         b, deck = self.batch, self.config.deck
         st, seat = b._state, int(b.learner_seat[0])
         counts = st.hands[0, seat]
-        hand = [deck.type_name(t) for t in np.flatnonzero(counts) for _ in range(counts[t])]
-        top = deck.type_name(int(st.discard[0, st.info[0, C.I_DISCARD_LEN] - 1]))
-        legal = [self.config.layout.decode(a) for a in np.flatnonzero(b.mask[0])]
+        lay, side = self.config.layout, int(st.info[0, C.I_SIDE])
+        dark = st.dark_face[0] if deck.double_sided else None
+        hand = [lay.card_name(t, dark) for t in np.flatnonzero(counts)
+                for _ in range(counts[t])]
+        top = lay.card_name(int(st.discard[0, st.info[0, C.I_DISCARD_LEN] - 1]), dark)
+        legal = [lay.decode(a, side, dark) for a in np.flatnonzero(b.mask[0])]
         return (f"game {int(b.game_index[0])}, learner seat {seat}; top {top}; hand "
                 f"{' '.join(hand)}; opponents hold {st.hand_size[0].tolist()}; legal: "
                 f"{' '.join(legal) or '-'}")

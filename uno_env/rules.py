@@ -117,6 +117,14 @@ class Rules:
                              f"cards ({', '.join(DECKS_WITH_WS_WX)}), not {self.deck!r}; "
                              f"use preset 'classic112' or deck='classic112'")
         self._validate_onepiece()
+        if self.deck in DOUBLE_SIDED_DECKS:
+            unsupported = [name for name in _HOUSE_FLAGS
+                           if getattr(self, name) != getattr(_DEFAULTS, name)]
+            if unsupported:
+                raise ValueError(
+                    f"rule flag(s) {', '.join(unsupported)} are not supported with the "
+                    f"{self.deck!r} deck (RULES.md 5 defines no house rules for UNO Flip); "
+                    f"leave them at their defaults")
         not_yet = [name for name in _NOT_IMPLEMENTED
                    if getattr(self, name) != getattr(_DEFAULTS, name)]
         if not_yet:
@@ -189,6 +197,7 @@ class Rules:
         out[C.R_OP_CHALLENGE] = ("classic", "return").index(self.challenge)
         out[C.R_OP_SHANKS_GIVE] = self.shanks_give == "all"
         out[C.R_OP_BBD_CHALLENGE] = self.bbd_challenge
+        out[C.R_FLIP] = self.deck in DOUBLE_SIDED_DECKS
         return out
 
     @property
@@ -208,13 +217,21 @@ DECKS_WITH_WS_WX = ("classic112",)
 #: house rules the One Piece kernels (engine/onepiece.py) do not implement
 ONEPIECE_UNSUPPORTED = ("stack", "seven_zero", "jump_in", "draw_until_playable",
                         "multi_play")
+#: double-sided decks (RULES.md 5): the kernels of ``engine/flip.py``
+DOUBLE_SIDED_DECKS = ("flip",)
+#: house-rule flags that need ``engine/house.py``; none is supported with the flip deck
+#: (``teams`` only changes scoring, which the flip kernels share with classic)
+_HOUSE_FLAGS = ("stack", "seven_zero", "jump_in", "force_play", "no_draw_if_playable",
+                "draw_until_playable", "multi_play")
 
-#: Named presets (``flip`` follows in its issue). House-rule presets
+#: Named presets, every variant of RULES.md (sections 2-6). House-rule presets
 #: are popular combinations of RULES.md section 3; any flag can be added to any preset.
 PRESETS: dict[str, Rules] = {
     "classic": Rules(),
     # RULES.md 4: 108 cards + WS + 3 WX (wx_rule="wild" by default)
     "classic112": Rules(deck="classic112"),
+    # RULES.md 5: UNO Flip, 112 double-sided cards (engine/flip.py)
+    "flip": Rules(deck="flip"),
     # the "street" rules most people play: stack anything, 7-0, jump-in, draw till you can
     "street": Rules(stack="any", seven_zero=True, jump_in=True, draw_until_playable=True),
     # "progressive UNO": D2 on D2, W4 on W4, the last player who cannot stack draws all

@@ -134,7 +134,8 @@ def simulate(preset: str = "classic", num_players: int = 4, agents=("random",),
     points = np.empty((num_games, cfg.num_players), np.int32)
     stats = np.empty((num_games, len(STAT_SLOTS)), np.int64)
     chunk = min(CHUNK, num_games)
-    st = allocate(chunk, cfg.num_players, cfg.deck.num_types, cfg.deck.num_cards)
+    st = allocate(chunk, cfg.num_players, cfg.deck.num_types, cfg.deck.num_cards,
+                  cfg.deck.double_sided)
     previous = numba.get_num_threads()
     numba.set_num_threads(threads)
     start = time.perf_counter()
@@ -142,7 +143,8 @@ def simulate(preset: str = "classic", num_players: int = 4, agents=("random",),
         for lo in range(0, num_games, chunk):
             hi = min(lo + chunk, num_games)
             part = st if hi - lo == chunk else allocate(
-                hi - lo, cfg.num_players, cfg.deck.num_types, cfg.deck.num_cards)
+                hi - lo, cfg.num_players, cfg.deck.num_types, cfg.deck.num_cards,
+                cfg.deck.double_sided)
             simulate_chunk(part, cfg.spec, codes, np.uint64(seed), first_game + lo,
                            STAT_SLOTS, winner[lo:hi], turns[lo:hi], steps[lo:hi],
                            points[lo:hi], stats[lo:hi])

@@ -48,7 +48,7 @@ class VectorEnv:
         self.auto_reset = bool(auto_reset)
         cfg = self.config
         self._state = allocate(self.num_envs, cfg.num_players, cfg.deck.num_types,
-                               cfg.deck.num_cards)
+                               cfg.deck.num_cards, cfg.deck.double_sided)
         self._obs = np.zeros((self.num_envs, self.layout.obs_size), np.float32)
         self._mask = np.zeros((self.num_envs, self.layout.size), np.uint8)
         self._player = np.zeros(self.num_envs, np.int32)
@@ -89,7 +89,10 @@ class VectorEnv:
                           self._player, self._rewards, self._terminated, self._truncated,
                           self.auto_reset)
         if bad >= 0:
-            legal = [self.layout.decode(a) for a in np.flatnonzero(self._mask[bad])]
+            side = int(self._state.info[bad, C.I_SIDE])
+            dark = self._state.dark_face[bad] if self.config.deck.double_sided else None
+            legal = [self.layout.decode(a, side, dark)
+                     for a in np.flatnonzero(self._mask[bad])]
             raise ValueError(f"action {int(actions[bad])} is not legal in game {bad} "
                              f"(player {self._player[bad]}); legal moves: "
                              f"{', '.join(legal)}. No game was stepped.")

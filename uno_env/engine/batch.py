@@ -24,11 +24,13 @@ STAT_SLOTS = np.array([C.I_STAT_CARDS_DRAWN, C.I_STAT_W4_PLAYED, C.I_STAT_W4_BLU
                        C.I_STAT_CATCHES, C.I_ROUND, C.I_STAT_STACKED,
                        C.I_STAT_JUMP_INS, C.I_STAT_MULTI, C.I_STAT_EXCHANGES,
                        # UNO One Piece (always 0 with other decks)
-                       C.I_STAT_PETRIFY, C.I_STAT_BREAKS, C.I_STAT_ACE, C.I_STAT_GIVES],
-                      np.int64)
+                       C.I_STAT_PETRIFY, C.I_STAT_BREAKS, C.I_STAT_ACE, C.I_STAT_GIVES,
+                       # UNO Flip (always 0 with single-sided decks)
+                       C.I_STAT_FLIPS], np.int64)
+#: ``w4_played``/``w4_bluffs`` count every challengeable wild draw (UNO Flip: W2, WC)
 STAT_NAMES = ("cards_drawn", "w4_played", "w4_bluffs", "challenges", "challenges_won",
               "reshuffles", "catches", "rounds", "stacked", "jump_ins", "multi_extra",
-              "exchanges", "petrifications", "breaks", "ace_combos", "gives")
+              "exchanges", "petrifications", "breaks", "ace_combos", "gives", "flips")
 
 
 @njit

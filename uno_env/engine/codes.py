@@ -85,7 +85,9 @@ I_STAT_PETRIFY = 38    # Hancock cards played (everyone else petrified unless br
 I_STAT_BREAKS = 39     # Hancock petrifications broken by a Luffy card
 I_STAT_ACE = 40        # Ace combinations played (ACE+X)
 I_STAT_GIVES = 41      # Shanks gives
-NUM_INFO = 42
+# UNO Flip (engine/flip.py)
+I_STAT_FLIPS = 42      # F cards played (each turns the piles and the hands over)
+NUM_INFO = 43
 
 # --- rules[slot]: the rules record compiled to scalars (uno_env.rules.Rules.compile) -------
 R_NUM_PLAYERS = 0
@@ -113,7 +115,9 @@ R_ONEPIECE = 20        # 1 with the onepiece110 deck
 R_OP_CHALLENGE = 21    # CHALLENGE_CLASSIC or CHALLENGE_RETURN (guilty W4 goes back)
 R_OP_SHANKS_GIVE = 22  # 1: Shanks gives a card with any player count; 0: two players only
 R_OP_BBD_CHALLENGE = 23  # 1: Blackbeard is restricted/challengeable like a W4
-NUM_RULES = 24
+# UNO Flip
+R_FLIP = 24            # 1 with the double-sided flip deck: the kernels of engine/flip.py
+NUM_RULES = 25
 
 SCORING_WINNER, SCORING_PENALTY, SCORING_ELIMINATION = 0, 1, 2
 CHALLENGE_CLASSIC, CHALLENGE_RETURN = 0, 1

@@ -43,6 +43,24 @@ UNO One Piece (deck ``onepiece110``) appends one field:
 ``hancock``            P          one-hot by relative seat: the Hancock player whose
                                   petrification may be broken (phase ``jump_in``), else 0
 =====================  =========  ======================================================
+
+UNO Flip (the ``flip`` deck, RULES.md 5) appends, with ``F`` faces of the deck (107):
+``hand``/``top``/``played`` above are by card type, whose light face is fixed
+(``cards.flip_deck``); ``side`` tells which face is in play. Opponents see the other side
+of every card in a hand, and the draw pile's top card shows its other side: both public.
+The draw pile's order and faces beyond that one visible side are not in the vector.
+
+=====================  =========  ======================================================
+``hand_dark``          K          1 + face id of the dark face of each type the
+                                  observer holds (0 if not held): with ``hand``, both
+                                  sides of the observer's cards
+``opponent_backs``     (P-1) * F  per relative seat 1 .. P-1, counts of the faces that
+                                  seat's hand shows to the others (the side not in play)
+``draw_back``          F          one-hot: visible other side of the draw pile's top
+``top_other``          F          one-hot: the other side of the discard pile's top
+``played_dark``        F          copies of each dark face in the discard pile (the
+                                  light faces are ``played``)
+=====================  =========  ======================================================
 """
 import numpy as np
 
@@ -62,7 +80,14 @@ def _fields(rules) -> tuple[str, ...]:
         extra += ("multi_count",)
     if rules is not None and rules.deck == "onepiece110":
         extra += ("hancock",)
+    if rules is not None and rules.deck == "flip":
+        extra += FLIP_FIELDS
     return OBS_FIELDS + extra
+
+
+FLIP_FIELDS = ("hand_dark", "opponent_backs", "draw_back", "top_other", "played_dark")
+#: faces of the flip deck (``cards.flip_deck``): 52 light and 52 dark coloured, W W2 WC
+FLIP_NUM_FACES = 107
 
 
 def observation_slices(num_types: int, num_players: int, rules=None) -> dict[str, slice]:
@@ -73,7 +98,10 @@ def observation_slices(num_types: int, num_players: int, rules=None) -> dict[str
                "catchable": num_players, "uno_called": 1, "draw_pile": 1,
                "played": num_types, "scores": num_players, "side": 1,
                "jump_from": num_players, "jump_resume": num_players, "multi_count": 1,
-               "hancock": num_players}
+               "hancock": num_players,
+               "hand_dark": num_types, "opponent_backs": (num_players - 1) * FLIP_NUM_FACES,
+               "draw_back": FLIP_NUM_FACES, "top_other": FLIP_NUM_FACES,
+               "played_dark": FLIP_NUM_FACES}
     out, start = {}, 0
     for name in _fields(rules):
         out[name] = slice(start, start + lengths[name])
@@ -136,6 +164,41 @@ def observe(st, g, sp, seat, out):
     if sp.rules[C.R_ONEPIECE] != 0:
         if st.info[g, C.I_PHASE] == C.PHASE_JUMP_IN:
             out[o + (st.info[g, C.I_JUMP_FROM] - seat) % num_players] = 1.0
+        o += num_players
+    if sp.rules[C.R_FLIP] != 0:
+        _observe_flip(st, g, sp, seat, out, o)
+
+
+@njit
+def _observe_flip(st, g, sp, seat, out, o):
+    """The UNO Flip fields (module docstring), from offset ``o``."""
+    num_players = sp.rules[C.R_NUM_PLAYERS]
+    k = st.hands.shape[2]
+    nf = sp.face_rank.shape[0]
+    side = st.info[g, C.I_SIDE]
+    for t in range(k):
+        if st.hands[g, seat, t] > 0:
+            out[o + t] = 1 + st.dark_face[g, t]
+    o += k
+    for r in range(1, num_players):
+        q = (seat + r) % num_players
+        for t in range(k):
+            if st.hands[g, q, t] > 0:
+                back = st.dark_face[g, t] if side == 0 else sp.type_face[t, 0]
+                out[o + back] += st.hands[g, q, t]
+        o += nf
+    n = st.info[g, C.I_DRAW_LEN]
+    if n > 0:
+        t = st.draw_pile[g, n - 1]
+        out[o + (st.dark_face[g, t] if side == 0 else sp.type_face[t, 0])] = 1.0
+    o += nf
+    if st.info[g, C.I_DISCARD_LEN] > 0:
+        t = st.discard[g, st.info[g, C.I_DISCARD_LEN] - 1]
+        out[o + (st.dark_face[g, t] if side == 0 else sp.type_face[t, 0])] = 1.0
+    o += nf
+    for t in range(k):
+        if st.discard_counts[g, t] > 0:
+            out[o + st.dark_face[g, t]] += st.discard_counts[g, t]
 
 
 @njit

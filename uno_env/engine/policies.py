@@ -51,6 +51,19 @@ def _offsets(sp):
     return hand, color, direction, phase, opp, played, side
 
 
+@njit(inline="always")
+def _face(obs, sp, t, side):
+    """Face of card type ``t`` on ``side``. UNO Flip pairs sides per match: a dark face
+    is read from the observer's ``hand_dark`` field (its own cards); for a card it does
+    not hold, the deck's canonical dark face stands in (an estimate only)."""
+    if side == 0 or sp.rules[C.R_FLIP] == 0:
+        return sp.type_face[t, side]
+    d = int(obs[_offsets(sp)[6] + 1 + t]) - 1  # hand_dark follows side (observe.py)
+    if d >= 0:
+        return d
+    return sp.type_face[t, 1]
+
+
 @njit
 def _argmax_onehot(obs, start, n):
     """Index of the set entry of a one-hot field, -1 if none is set."""
@@ -67,7 +80,7 @@ def _color_counts(obs, sp, side, counts):
     for t in range(sp.type_face.shape[0]):
         n = obs[t]
         if n > 0:
-            c = sp.face_color[sp.type_face[t, side]]
+            c = sp.face_color[_face(obs, sp, t, side)]
             if c < C.NO_COLOR:
                 counts[c % 4] += int(n)
 
@@ -230,7 +243,7 @@ def greedy_policy(obs, mask, sp):
     best, best_pts = -1, -1
     for a in range(lay[C.L_PLAY], lay[C.L_WILD]):
         if mask[a] != 0:
-            pts = sp.face_points[sp.type_face[_action_type(sp, a), side]]
+            pts = sp.face_points[_face(obs, sp, _action_type(sp, a), side)]
             if pts > best_pts:
                 best, best_pts = a, pts
     if best >= 0:
@@ -239,10 +252,10 @@ def greedy_policy(obs, mask, sp):
     for w in range(lay[C.L_NUM_WILD]):
         a = lay[C.L_WILD] + 4 * w + best_color
         if mask[a] != 0:
-            rank = sp.face_rank[sp.type_face[sp.wild_slot_type[w], side]]
+            rank = sp.face_rank[_face(obs, sp, sp.wild_slot_type[w], side)]
             if _is_draw_wild(rank) and holds_color:
                 continue
-            pts = sp.face_points[sp.type_face[sp.wild_slot_type[w], side]]
+            pts = sp.face_points[_face(obs, sp, sp.wild_slot_type[w], side)]
             if pts > best_pts:
                 best, best_pts = a, pts
     if best >= 0:
@@ -282,7 +295,7 @@ def _challenge_odds(obs, sp, side, o_col, o_dir, o_opp, o_played):
         if u <= 0:
             continue
         unseen += u
-        c = sp.face_color[sp.type_face[t, side]]
+        c = sp.face_color[_face(obs, sp, t, side)]
         if c < C.NO_COLOR:
             unseen_color[c % 4] += u
     best_innocent = 0.0
@@ -300,9 +313,14 @@ def _challenge_odds(obs, sp, side, o_col, o_dir, o_opp, o_played):
 
 
 @njit
-def _card_score(sp, t, side, counts, color, holds_color, danger, free, my_cards):
-    """Heuristic preference for playing card type ``t`` (higher first; < 0: never)."""
-    f = sp.type_face[t, side]
+def _card_score(obs, sp, t, side, counts, color, holds_color, danger, free, my_cards):
+    """Heuristic preference for playing card type ``t`` (higher first; < 0: never).
+    UNO Flip: a card whose other face is a strong card (many points: a wild or a draw
+    card) is kept a little longer, to be played after the next flip."""
+    f = _face(obs, sp, t, side)
+    hidden = 0.0
+    if sp.rules[C.R_FLIP] != 0:
+        hidden = sp.face_points[_face(obs, sp, t, 1 - side)] / 20.0
     rank = sp.face_rank[f]
     pts = sp.face_points[f]
     if rank >= C.FIRST_WILD_RANK:
@@ -325,7 +343,7 @@ def _card_score(sp, t, side, counts, color, holds_color, danger, free, my_cards)
     bonus = 8.0 * same + pts / 10.0
     if c == color:
         bonus += 1.0
-    return base + bonus
+    return base + bonus - hidden
 
 
 @njit
@@ -376,14 +394,14 @@ def heuristic_policy(obs, mask, sp):
                                  my_cards, False)
     for a in range(lay[C.L_PLAY], lay[C.L_WILD]):
         if mask[a] != 0:
-            s = _card_score(sp, _action_type(sp, a), side, counts, color, holds_color,
+            s = _card_score(obs, sp, _action_type(sp, a), side, counts, color, holds_color,
                             danger, free, my_cards)
             if s > best_score:
                 best, best_score = a, s
     for w in range(lay[C.L_NUM_WILD]):
         a = lay[C.L_WILD] + 4 * w + best_color
         if mask[a] != 0:
-            s = _card_score(sp, sp.wild_slot_type[w], side, counts, color, holds_color,
+            s = _card_score(obs, sp, sp.wild_slot_type[w], side, counts, color, holds_color,
                             danger, free, my_cards)
             if s > best_score:
                 best, best_score = a, s

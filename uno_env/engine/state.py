@@ -19,6 +19,9 @@ field              dtype, shape      holds
 ``round_points``   int32[B, P]       points of the last round that ended
 ``rewards``        float32[B, P]     rewards produced by the last step
 ``rng``            uint64[B]         the game's own random stream (``rng.py``)
+``dark_face``      int16[B, K]       UNO Flip: the dark face of each card type in this
+                                     match (drawn from the seed; ``engine/flip.py``);
+                                     ``int16[B, 0]`` for single-sided decks
 =================  ================  ===================================================
 
 ``Spec`` holds the read-only tables of one (deck, rules, players) configuration.
@@ -33,7 +36,7 @@ from uno_env.engine import codes as C
 
 State = namedtuple("State", ["hands", "hand_size", "draw_pile", "discard",
                              "discard_counts", "info", "scores", "round_points", "rewards",
-                             "rng"])
+                             "rng", "dark_face"])
 
 #: Read-only tables: deck faces and types (``uno_env.cards``), action slots per type
 #: (``uno_env.actions``), and the compiled ``rules`` and ``layout`` slot arrays.
@@ -42,8 +45,10 @@ Spec = namedtuple("Spec", ["face_color", "face_rank", "face_points", "type_face"
                            "play_slot_type", "wild_slot_type", "rules", "layout"])
 
 
-def allocate(batch: int, num_players: int, num_types: int, num_cards: int) -> State:
-    """Zeroed state arrays for ``batch`` games (deal them with ``core.reset_game``)."""
+def allocate(batch: int, num_players: int, num_types: int, num_cards: int,
+             double_sided: bool = False) -> State:
+    """Zeroed state arrays for ``batch`` games (deal them with ``core.reset_game``);
+    ``double_sided`` (UNO Flip) gives each game its own ``dark_face`` row."""
     return State(
         hands=np.zeros((batch, num_players, num_types), np.int8),
         hand_size=np.zeros((batch, num_players), np.int16),
@@ -55,6 +60,7 @@ def allocate(batch: int, num_players: int, num_types: int, num_cards: int) -> St
         round_points=np.zeros((batch, num_players), np.int32),
         rewards=np.zeros((batch, num_players), np.float32),
         rng=np.zeros(batch, np.uint64),
+        dark_face=np.zeros((batch, num_types if double_sided else 0), np.int16),
     )
 
 
