@@ -23,8 +23,8 @@ def turns_boxplot(cells, title="Turns per game"):
     (box: quartiles and median; whiskers: 5th and 95th percentiles)."""
     counts = sorted({c.num_players for c in cells})
     presets = _presets_in_order(cells)
-    fig, axes = plt.subplots(1, len(counts), figsize=(4.2 * len(counts), 0.42 * len(presets) + 1.6),
-                             sharey=True, squeeze=False)
+    size = (4.2 * len(counts), 0.42 * len(presets) + 1.6)
+    fig, axes = plt.subplots(1, len(counts), figsize=size, sharey=True, squeeze=False)
     for ax, p in zip(axes[0], counts):
         data, labels = [], []
         for name in presets:
@@ -89,8 +89,8 @@ def rates_grid(rows, fields, titles):
     counts = sorted({r["players"] for r in rows})
     cols = min(3, len(fields))
     nrows = -(-len(fields) // cols)
-    fig, axes = plt.subplots(nrows, cols, figsize=(4.2 * cols, (0.3 * len(presets) + 1.2) * nrows),
-                             sharey=True, squeeze=False)
+    size = (4.2 * cols, (0.3 * len(presets) + 1.2) * nrows)
+    fig, axes = plt.subplots(nrows, cols, figsize=size, sharey=True, squeeze=False)
     height = 0.8 / len(counts)
     for k, (name, title) in enumerate(zip(fields, titles)):
         ax = axes[k // cols][k % cols]

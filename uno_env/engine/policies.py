@@ -157,7 +157,7 @@ def _best_give(mask, sp, side):
 
 
 @njit
-def _best_ace(mask, sp, side, counts, color, holds_color, danger, free, my_cards, greedy):
+def _best_ace(obs, mask, sp, side, counts, color, holds_color, danger, free, my_cards, greedy):
     """One Piece Ace combination (RULES.md 6) to play, -1 if none: greedy prefers a draw
     card (D2 > S > R), the heuristic scores the action card as ``_card_score`` does,
     plus the Ace's worth of shed points. Returns (action, score)."""
@@ -172,7 +172,7 @@ def _best_ace(mask, sp, side, counts, color, holds_color, danger, free, my_cards
         if greedy:
             s = 3.0 if rank == C.DRAW2 else (2.0 if rank == C.SKIP else 1.0)
         else:
-            s = _card_score(sp, t, side, counts, color, holds_color, danger, free,
+            s = _card_score(obs, sp, t, side, counts, color, holds_color, danger, free,
                             my_cards) + 60.0
         if s > best_score:
             best, best_score = a, s
@@ -236,7 +236,7 @@ def greedy_policy(obs, mask, sp):
     color = _argmax_onehot(obs, o_col, 4)
     holds_color = color >= 0 and counts[color] > 0
     # One Piece: an Ace combination sheds the most points (a draw card first)
-    best, _ = _best_ace(mask, sp, side, counts, color, holds_color, False, False, 0, True)
+    best, _ = _best_ace(obs, mask, sp, side, counts, color, holds_color, False, False, 0, True)
     if best >= 0:
         return best
     # coloured cards: most points, lowest id on ties
@@ -390,7 +390,7 @@ def heuristic_policy(obs, mask, sp):
     for t in range(sp.type_face.shape[0]):
         my_cards += int(obs[t])
     free = my_cards <= 3             # close to going out: stop holding anything back
-    best, best_score = _best_ace(mask, sp, side, counts, color, holds_color, danger, free,
+    best, best_score = _best_ace(obs, mask, sp, side, counts, color, holds_color, danger, free,
                                  my_cards, False)
     for a in range(lay[C.L_PLAY], lay[C.L_WILD]):
         if mask[a] != 0:
