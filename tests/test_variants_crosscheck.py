@@ -784,3 +784,146 @@ def test_op_hancock_as_last_card_wins():
     g = op([["HAN"], ["B2", "B1"], ["Y2", "Y3"]], top="R3")
     g.play("HAN:B")
     assert g.is_over and g.winner == 0 and g.round_points[0] == 2 + 1 + 2 + 3
+
+
+def test_flip_last_wc_still_draws_until_colour_and_counts_dark():
+    g = flip([["Y1|WC"], ["Y2|T1", "G2|T3"], ["G1|O1"]], top="B1|V6", side="dark",
+             draw_pile=["R1|P2", "B2|W", "G3|T7", "B4|O4"])
+    g.play("Y1|WC:O")
+    assert g.is_over and g.winner == 0 and g.hand_sizes == [0, 6, 1]
+    assert g.round_points[0] == (1 + 3 + 2 + 40 + 7 + 4) + 1
+
+
+def test_flip_two_players_w2_challenges():
+    g = flip([["W2|P3", "G7|T8"], ["B9|P5", "Y3|T9"]], top="R5|T1")
+    g.play("W2|P3:B")
+    g.play("challenge")                  # innocent: challenger draws 4, loses the turn
+    assert g.hand_sizes == [1, 6] and g.current_player == 0
+    g = flip([["W2|P3", "R7|T8"], ["B9|P5", "Y3|T9"]], top="R5|T1")
+    g.play("W2|P3:B")
+    g.play("challenge")                  # guilty: W2 player draws 2, challenger plays
+    assert g.hand_sizes == [3, 2] and g.current_player == 1 and g.phase == "play"
+
+
+def test_flip_match_next_round_light_side_same_pairing():
+    g = flip([["R3|P5"], ["R1|T8", "R2|OD5"], ["R4|VSE", "B5|W"]], top="B1|P2",
+             side="dark", target_score=500)
+    pairing = g.pairing
+    g.play("R3|P5")
+    assert not g.is_over and g.scores == [98, 0, 0]
+    assert g.round == 2 and g.side == "light" and g.pairing == pairing
+    assert g.hand_sizes == [7, 7, 7]
+
+
+def test_flip_deck_composition_and_seeded_pairing():
+    from collections import Counter
+    g = Game(preset="flip", num_players=2, seed=5)
+    pairing = g.pairing
+    assert len(pairing) == 112
+    light = Counter(c.split("|")[0] for c in pairing)
+    dark = Counter(c.split("|")[1] for c in pairing)
+    for col in "RYGB":
+        for rank in ["1", "2", "3", "4", "5", "6", "7", "8", "9", "D1", "R", "S", "F"]:
+            assert light[col + rank] == 2, col + rank
+    assert light["W"] == 4 and light["W2"] == 4
+    for col in "PTOV":
+        for rank in ["1", "2", "3", "4", "5", "6", "7", "8", "9", "D5", "R", "SE", "F"]:
+            assert dark[col + rank] == 2, col + rank
+    assert dark["W"] == 4 and dark["WC"] == 4
+    assert Game(preset="flip", num_players=2, seed=5).pairing == pairing
+    assert Game(preset="flip", num_players=2, seed=6).pairing != pairing
+
+
+def test_op_deck_composition():
+    deck = _full_deck("onepiece")
+    assert sum(deck.values()) == 110
+    assert deck["SHK"] == 2 and deck["BBD"] == 2 and deck["ACE"] == 1 and deck["HAN"] == 1
+    assert deck["W"] == 2 and deck["W4"] == 2
+    for col in "RYGB":
+        assert deck[col + "0"] == 1
+        for rank in ["1", "2", "3", "4", "5", "6", "7", "8", "9", "S", "R", "D2"]:
+            assert deck[col + rank] == 2
+
+
+def test_op_uncalled_give_is_catchable_by_next_player():
+    g = op([["SHK", "B5", "G7"], ["R2", "Y4"], ["R1", "G4"], ["G3", "R4"]])
+    g.play("SHK:B")
+    g.play("give:G7")
+    assert g.current_player == 1 and "catch" in g.legal_moves()
+    g.play("catch")
+    assert g.hand_sizes[0] == 3
+    g = op([["SHK", "B5", "G7"], ["R2", "Y4"], ["R1", "G4"], ["G3", "R4"]])
+    g.play("SHK:B")
+    g.play("uno")
+    g.play("give:G7")
+    assert "catch" not in g.legal_moves()
+
+
+def test_op_match_scores_and_winner_deals():
+    g = op([["R5"], ["SHK", "BBD"], ["ACE", "HAN"]], target_score=500)
+    g.play("R5")
+    assert not g.is_over and g.scores == [200, 0, 0] and g.round == 2
+    assert g.dealer == 0 and g.current_player in (1, 2)
+
+
+@pytest.mark.parametrize("preset", ["flip", "onepiece"])
+def test_first_card_effects(preset):
+    seen = set()
+    for seed in range(250):
+        g = Game(preset=preset, num_players=3, seed=seed)
+        assert len(g.discard) == 1
+        face = g.top.split("|")[0]
+        rank = face if face in ("W", "SHK") else face[1:]
+        if rank in ("S",):
+            assert (g.current_player, g.direction, g.hand_sizes) == (2, 1, [7, 7, 7])
+        elif rank == "R":
+            assert (g.current_player, g.direction, g.hand_sizes) == (0, -1, [7, 7, 7])
+        elif rank in ("D1", "D2"):
+            extra = 1 if rank == "D1" else 2
+            assert (g.current_player, g.hand_sizes) == (2, [7, 7 + extra, 7])
+        elif rank in ("W", "SHK"):
+            assert g.current_player == 1 and g.phase == "color"
+        else:
+            assert rank.isdigit(), (seed, g.top)
+            assert (g.current_player, g.phase, g.hand_sizes) == (1, "play", [7, 7, 7])
+        seen.add(rank if not rank.isdigit() else "n")
+    assert {"S", "R", "W", "n"} <= seen
+
+
+@pytest.mark.parametrize("preset,hands,top,kw,setup,bad", [
+    # flip: a wild turned up by a flip waits for color:X; a card play is refused
+    ("flip", [["RF|V8", "Y2|T8", "G4|V1"], ["B9|P5", "Y3|T9"], ["G2|O3"]], "R7|O2",
+     {"discard": ["B3|W"]}, ["RF|V8"], "B9|P5"),
+    # flip: a light colour after the flip to dark
+    ("flip", [["RF|V8", "Y2|T8", "G4|V1"], ["B9|P5", "Y3|T9"], ["G2|O3"]], "R7|O2",
+     {"discard": ["B3|W"]}, ["RF|V8"], "color:R"),
+    # flip: facing a W2, a card play is refused
+    ("flip", [["W2|P3", "G7|T8", "G4|V1"], ["B9|P5", "Y3|T9"], ["G2|O3"]], "R5|T1",
+     {}, ["W2|P3:B"], "B9|P5"),
+    # one piece: the Shanks give is compulsory (no draw, no other card play)
+    ("onepiece", [["SHK", "R5", "G7"], ["B2", "B3"], ["Y2"]], "R3", {}, ["SHK:B"], "draw"),
+    ("onepiece", [["SHK", "R5", "G7"], ["B2", "B3"], ["Y2"]], "R3", {}, ["SHK:B"], "give:B2"),
+    # one piece: during the Hancock window only the asked seat's Luffy card or pass
+    ("onepiece", [["HAN", "B5", "G9"], ["R2", "Y1"], ["B1", "G4"], ["G3", "R4"]], "R3", {},
+     ["HAN:B"], "G4"),
+    # one piece: facing a W4 the challenged seat cannot play a card
+    ("onepiece", [["W4", "G5", "B7"], ["B2", "B3"], ["Y2"]], "R3", {}, ["W4:B"], "B2"),
+])
+def test_illegal_move_mid_phase_raises_and_leaves_state(preset, hands, top, kw, setup, bad):
+    g = Game.from_scenario(preset=preset, hands=hands, top=top, **kw)
+    for move in setup:
+        g.play(move)
+    before = snapshot(g)
+    with pytest.raises(ValueError, match="legal moves"):
+        g.play(bad)
+    assert snapshot(g) == before
+
+
+def test_flip_bluff_false_masks_illegal_w2_and_skips_challenge():
+    g = flip([["W2|P3", "R7|T8", "G1|T1"], ["B9|P5", "Y3|T9"], ["G2|O3"]], top="R5|T1",
+             bluff=False)
+    assert not any(m.startswith("W2|P3") for m in g.legal_moves())
+    g = flip([["W2|P3", "G7|T8", "G1|T2"], ["B9|P5", "Y3|T9"], ["G2|O3"]], top="R5|T1",
+             bluff=False)
+    g.play("W2|P3:B")
+    assert g.phase == "play" and g.current_player == 2 and g.hand_sizes == [2, 4, 1]
