@@ -927,3 +927,62 @@ def test_flip_bluff_false_masks_illegal_w2_and_skips_challenge():
              bluff=False)
     g.play("W2|P3:B")
     assert g.phase == "play" and g.current_player == 2 and g.hand_sizes == [2, 4, 1]
+
+
+def test_flip_opponents_see_the_other_side():
+    """RULES.md 5: the other side of every card in a hand is public (observation)."""
+    from uno_env.engine.observe import observation_slices
+    g = flip([["RF|V8", "Y2|T8", "G4|V1"], ["B9|P5", "Y3|T9"], ["G2|O3", "B2|V2"]],
+             top="R7|O2", discard=["B3|P4"])
+    deck = g.config.deck
+    sl = observation_slices(deck.num_types, 3, g.config.rules)
+
+    def backs(viewer):
+        rows = g.observe(viewer)[sl["opponent_backs"]].reshape(2, -1)
+        return [{i: int(v) for i, v in enumerate(row) if v} for row in rows]
+
+    ids = lambda *faces: {deck.face_id(f): 1 for f in faces}
+    assert backs(1) == [ids("O3", "V2"), ids("V8", "T8", "V1")]   # seats 2 and 0
+    g.play("RF|V8")                                                # now dark
+    assert backs(1) == [ids("G2", "B2"), ids("Y2", "G4")]
+
+
+def test_flip_pending_draw_and_se_counts_one_turn():
+    g = flip([["W2|P3", "G7|T8", "G1|T2"], ["B9|P5", "Y3|T9"], ["G2|O3"]], top="R5|T1")
+    g.play("W2|P3:B")
+    assert g.pending_draw == 2
+    g = flip([["Y1|WC", "R2|P3", "G4|T4"], ["Y2|T1"], ["G1|O1"]], top="B1|V6", side="dark")
+    g.play("Y1|WC:O")
+    assert g.pending_draw == 0
+    g = flip([["R3|PSE", "Y2|T8", "G4|V1"], ["B9|P5", "Y3|T9"], ["G2|O3", "B2|V2"]],
+             top="B1|P2", side="dark")
+    g.play("R3|PSE")
+    assert g.turns == 1 and g.current_player == 0
+
+
+def test_op_drawn_shanks_give_and_uno():
+    g = op([["R5", "G7"], ["B2", "B9"], ["Y2"]], top="B3", draw_pile=["SHK"])
+    g.play("draw")
+    assert g.phase == "drawn"
+    assert "uno" not in g.legal_moves()          # SHK leaves two cards
+    g.play("SHK:B")
+    assert g.phase == "give" and "uno" in g.legal_moves()   # a give from two
+    g.play("give:R5")
+    assert sorted(g.hand(1)) == ["B2", "B9", "R5"] and g.current_player == 1
+
+
+def test_op_last_w4_still_draws_no_challenge():
+    g = op([["W4"], ["B2"], ["Y2"]], draw_pile=["Y4", "Y5", "Y6", "Y7"])
+    g.play("W4:G")
+    assert g.is_over and g.winner == 0 and g.hand_sizes == [0, 5, 1]
+    assert g.round_points[0] == 2 + 4 + 5 + 6 + 7 + 2
+
+
+def test_teams_score_on_side_ended_and_special_cards():
+    g = flip([["R3|P5"], ["R1|T8", "R2|OD5"], ["R4|VSE", "B5|W"], ["G1|T1"]],
+             top="B1|P2", side="dark", teams=True)
+    g.play("R3|P5")
+    assert g.round_points == [8 + 20 + 1, 0, 0, 0] and g.winning_team == (0, 2)
+    g = op([["R5"], ["SHK", "BBD"], ["ACE", "HAN"], ["G2"]], teams=True)
+    g.play("R5")
+    assert g.round_points == [102, 0, 0, 0]
