@@ -986,3 +986,20 @@ def test_teams_score_on_side_ended_and_special_cards():
     g = op([["R5"], ["SHK", "BBD"], ["ACE", "HAN"], ["G2"]], teams=True)
     g.play("R5")
     assert g.round_points == [102, 0, 0, 0]
+
+
+def test_moving_again_offers_uno_and_no_stacking_on_flip_penalties():
+    g = op([["HAN", "B5", "B6"], ["R2", "Y4"], ["R1", "G4"], ["G3", "R4"]])
+    g.play("HAN:B")                        # nobody holds B1: moves again with two cards
+    assert g.current_player == 0 and "uno" in g.legal_moves()
+    g = flip([["R3|PSE", "R4|P6", "R5|P8"], ["B9|O5", "Y3|T9"], ["G2|O3"]],
+             top="B1|P2", side="dark")
+    g.play("R3|PSE")
+    assert g.current_player == 0 and "uno" in g.legal_moves()
+    g = flip([["W2|P3", "G7|T8", "G1|T2"], ["W2|P4", "Y3|T9", "RD1|V1"], ["G2|O3"]],
+             top="R5|T1")
+    g.play("W2|P3:B")
+    assert sorted(g.legal_moves()) == ["accept", "challenge"]   # no stacking a W2
+    g = flip([["RD1|P3", "G7|T8", "G1|T2"], ["RD1|P4", "Y3|T9"], ["G2|O3"]], top="R5|T1")
+    g.play("RD1|P3")
+    assert g.current_player == 2 and g.hand_sizes == [2, 3, 1]
