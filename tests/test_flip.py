@@ -389,6 +389,8 @@ def test_bad_input_is_a_clear_error():
         g.play("R6|P6:R")
     with pytest.raises(ValueError, match="no card"):
         g.play("R5|P1")
+    with pytest.raises(ValueError, match="not a move of the flip deck.*draw, pass"):
+        g.play("DRAW")
     with pytest.raises(ValueError, match="not legal"):
         g.step(g.layout.PLAY + 111)
     for a, b in zip(before, g._state):

@@ -147,8 +147,9 @@ class ActionLayout:
             return deck.parse_type(text)
         light, sep, back = text.partition("|")
         if not sep:
-            raise ValueError(f"{text!r}: a flip card names both sides, light first, "
-                             f"e.g. 'R5|P7' or 'W2|P1'")
+            raise ValueError(f"{text!r} is not a move of the flip deck: a card names both "
+                             f"sides, light first ('R5|P7', 'W2|P1:B'); other moves are "
+                             f"{', '.join(SIMPLE_MOVES)} and color:X")
         lf, df = deck.face_id(light), deck.face_id(back)
         hits = np.flatnonzero((deck.type_face[:, 0] == lf) & (np.asarray(dark) == df))
         if len(hits) == 0:
