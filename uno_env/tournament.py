@@ -403,6 +403,7 @@ def tournament(agents=("random", "greedy", "heuristic"), preset: str = "classic"
     # on disk after), which games/hour should not count.
     _play_chunk(preset, num_players, lus[0], python_agents, 1, seed, 0, threads, rules)
     if bar is not None:
+        bar.reset(total=k * g)  # the clock and the rate start after the compile
         bar.set_description("tournament")
     start = time.perf_counter()
     used_threads = threads
