@@ -166,3 +166,16 @@ def test_docs_site_builds_strictly(tmp_path):
     for name in ("uno_env.learner.SingleAgentEnv", "uno_env.vector.VectorEnv",
                  "uno_env.aec.raw_env"):
         assert f'id="{name}"' in api, name
+
+
+def test_rules_page_lists_every_flag_and_preset():
+    """docs/rules.md's flag table names every field of ``Rules``, and every preset is
+    described in the rules or the variants page (a new flag must be documented)."""
+    from uno_env.rules import PRESETS, rule_names
+
+    text = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    table = text[text.index("## Rule flags at a glance"):]
+    rows = set(re.findall(r"^\| `(\w+)` \|", table, re.M))
+    assert rows == set(rule_names())
+    pages = text + (ROOT / "docs" / "variants.md").read_text(encoding="utf-8")
+    assert [p for p in PRESETS if f"`{p}`" not in pages] == []
