@@ -1,12 +1,12 @@
 """A slow, obviously-correct plain-Python model of the classic UNO rules and the house
 rules.
 
-Written from ``RULES.md`` sections 1, 2, 3, 4 and 7 (not from the engine's code), as a
+Written from ``docs/rules.md`` sections 1, 2, 3, 4 and 7 (not from the engine's code), as a
 second, independent reading of the contract to cross-check the numba engine
 (``tests/test_reference.py``, ``tests/test_reference_house.py``). The house rules
-follow the readings documented in ``uno_env/engine/house.py`` where RULES.md is silent.
+follow the readings documented in ``uno_env/engine/house.py`` where docs/rules.md is silent.
 
-Cards are the notation strings of RULES.md section 1 (``"R5"``, ``"GS"``, ``"BD2"``,
+Cards are the notation strings of docs/rules.md section 1 (``"R5"``, ``"GS"``, ``"BD2"``,
 ``"W"``, ``"W4"``); moves are the move strings (``"R5"``, ``"W4:G"``, ``"draw"``,
 ``"pass"``, ``"challenge"``, ``"accept"``, ``"uno"``, ``"catch"``, ``"color:R"``).
 
@@ -46,7 +46,7 @@ def rank_of(card: str) -> str:
 
 
 def points(card: str) -> int:
-    """RULES.md 2 "Points": numbers face value; S R D2 20; W W4 50."""
+    """docs/rules.md 2 "Points": numbers face value; S R D2 20; W W4 50."""
     rank = rank_of(card)
     if rank in NUMBER_RANKS:
         return int(rank)
@@ -71,7 +71,7 @@ def classic_deck() -> list[str]:
 
 
 def deck_of(rules: "Rules") -> list[str]:
-    """RULES.md 4: classic112 adds one WS and three WX."""
+    """docs/rules.md 4: classic112 adds one WS and three WX."""
     return classic_deck() + (["WS"] + ["WX"] * 3 if rules.deck == "classic112" else [])
 
 
@@ -87,7 +87,7 @@ class Rules:
     reward: str = "win"          # "win" | "score"
     hand_size: int = 7
     dealer: int = 0
-    # house rules (RULES.md 3, 4)
+    # house rules (docs/rules.md 3, 4)
     deck: str = "classic108"
     stack: str = "none"          # "none" | "same" | "any"
     seven_zero: bool = False
@@ -425,7 +425,7 @@ def apply(state: State, move: str, rules: Rules, reshuffle=None,
 
 # --- start of a round ---------------------------------------------------------------------
 def round_start_problems(s: State, rules: Rules, dealer: int) -> list[str]:
-    """What is wrong with a freshly dealt round (RULES.md 2, "Dealer and order" and
+    """What is wrong with a freshly dealt round (docs/rules.md 2, "Dealer and order" and
     "First card turned up"); an empty list when it is consistent."""
     n, hs = s.n, rules.hand_size
     out = []
@@ -463,13 +463,13 @@ def round_start_problems(s: State, rules: Rules, dealer: int) -> list[str]:
             out.append(f"first card {top}, dealer {dealer}: {k} is {got[k]!r}, "
                        f"expected {want[k]!r}")
     if top in ("WS", "WX"):
-        out.append(f"a {top} turned up first must be put back (RULES.md 4)")
+        out.append(f"a {top} turned up first must be put back (docs/rules.md 4)")
     if s.all_cards() != Counter(deck_of(rules)):
         out.append("the deck is not whole")
     return out
 
 
-# --- teams (RULES.md 2 "Teams", 3 precise points, 7) --------------------------------------
+# --- teams (docs/rules.md 2 "Teams", 3 precise points, 7) --------------------------------------
 def _end_round_teams(s: State, w: int, rules: Rules, own: list[int]) -> None:
     """Seats 0+2 against 1+3: the winner's entry holds the other team's points; the team
     shares the reward (+1 / -1 each, or +/- the points with reward="score")."""
@@ -496,9 +496,9 @@ def _end_round_teams(s: State, w: int, rules: Rules, own: list[int]) -> None:
         s.status = NEXT_ROUND
 
 
-# --- house rules (RULES.md 3 and 4) --------------------------------------------------------
+# --- house rules (docs/rules.md 3 and 4) --------------------------------------------------------
 def draw_value(card: str, rules: Rules) -> int:
-    """Cards the next player draws: D2 2, W4 4, WX 1 with wx_rule="draw1" (RULES.md 4)."""
+    """Cards the next player draws: D2 2, W4 4, WX 1 with wx_rule="draw1" (docs/rules.md 4)."""
     if rank_of(card) == "D2":
         return 2
     if card == "W4":
@@ -509,7 +509,7 @@ def draw_value(card: str, rules: Rules) -> int:
 
 
 def can_stack(s: State, p: int, card: str, rules: Rules) -> bool:
-    """RULES.md 3 stack: "same" the same draw card, "any" any draw card of equal or
+    """docs/rules.md 3 stack: "same" the same draw card, "any" any draw card of equal or
     higher draw value than the top card; colour ignored; W4 keeps its colour rule."""
     dv = draw_value(card, rules)
     if dv == 0:
@@ -580,13 +580,13 @@ def _holder_after(s: State, after: int, origin: int, card: str) -> int:
 
 def _finish(s: State, p: int, nxt: int, phase: str, rules: Rules,
             window: bool = True) -> None:
-    """End p's turn (RULES.md 2); then, with jump_in after a coloured card, ask the
-    holders of an identical card in turn order before ``nxt`` decides (RULES.md 3)."""
+    """End p's turn (docs/rules.md 2); then, with jump_in after a coloured card, ask the
+    holders of an identical card in turn order before ``nxt`` decides (docs/rules.md 3)."""
     s.turns += 1
     s.uno_called = -1
     s.drawn = None
     cp = s.catch_pending
-    # catchable only if they still hold one card when the turn ends (RULES.md 3)
+    # catchable only if they still hold one card when the turn ends (docs/rules.md 3)
     s.catchable = cp if cp >= 0 and len(s.hands[cp]) == 1 else -1
     s.catch_pending = -1
     if s.turns >= rules.max_turns:
@@ -603,7 +603,7 @@ def _finish(s: State, p: int, nxt: int, phase: str, rules: Rules,
 
 
 def _ws(s: State, p: int, ctx) -> None:
-    """RULES.md 4 WS: gather all hands, shuffle, deal one at a time from seat p + 1."""
+    """docs/rules.md 4 WS: gather all hands, shuffle, deal one at a time from seat p + 1."""
     cards = [c for h in s.hands for c in h]
     order = list(ctx.ws_deal(cards, (p + 1) % s.n))
     assert Counter(order) == Counter(cards), "the shuffle must keep the cards"
@@ -739,7 +739,7 @@ def _apply_house(state: State, move: str, rules: Rules, ctx) -> tuple[State, boo
         else:
             _draw(s, p, 6, ctx)
             _begin(s, seat_after(s, p, 1), PLAY)
-    elif move in ("accept", "challenge"):  # a pending total (RULES.md 3 stacking)
+    elif move in ("accept", "challenge"):  # a pending total (docs/rules.md 3 stacking)
         total, s.pending = s.pending, 0
         if s.uno_called == p:
             s.uno_called = -1

@@ -45,7 +45,7 @@ def _play_out(env, seed):
 
 
 def test_rewards_are_zero_sum_and_go_to_the_winner():
-    """RULES.md 7: winner +1, others -1/(N-1); every agent sees its reward at the end."""
+    """docs/rules.md 7: winner +1, others -1/(N-1); every agent sees its reward at the end."""
     env = uno_env.env(num_players=4, max_turns=100_000)
     for seed in range(5):
         totals = _play_out(env, seed)

@@ -54,7 +54,7 @@ def test_simulate_result_counts_add_up():
     r = simulate(num_players=4, num_games=200, seed=0)
     assert r.wins.sum() + r.truncated == 200
     won = r.winner >= 0
-    # the winner scores the others' points; nobody else scores (RULES.md 2)
+    # the winner scores the others' points; nobody else scores (docs/rules.md 2)
     assert (r.points[won].sum(axis=1) == r.points[won, r.winner[won]]).all()
     t = r.totals
     assert t["challenges_won"] <= t["challenges"] and t["w4_bluffs"] <= t["w4_played"]

@@ -1,7 +1,7 @@
-"""Scenario tests of UNO Flip (RULES.md section 5, issue [flip]) with exact outcomes.
+"""Scenario tests of UNO Flip (docs/rules.md section 5, issue [flip]) with exact outcomes.
 
 Cards are named light side first (``R5|P7``); a scenario's listed cards fix their own
-pairing, the rest of the deck is paired from the seed. "reading" marks a point RULES.md
+pairing, the rest of the deck is paired from the seed. "reading" marks a point docs/rules.md
 leaves open (see ``uno_env/engine/flip.py``).
 """
 from __future__ import annotations
@@ -87,7 +87,7 @@ def test_the_rest_of_a_scenario_deck_is_paired_from_the_seed():
 
 
 def test_same_face_in_play_different_hidden_faces_are_different_moves():
-    """RULES.md 5: a move names the whole card; identical cards are one move."""
+    """docs/rules.md 5: a move names the whole card; identical cards are one move."""
     g = scen([["R5|P7", "R5|T2", "G2|OSE", "G2|OSE"], ["B1|T1"]], top="R1|P1")
     assert moves(g) == {"R5|P7", "R5|T2", "draw"}
     g = scen([["R5|P7", "R5|T2", "G2|OSE", "G2|OSE"], ["B1|T1"]], top="G3|P1")
@@ -183,7 +183,7 @@ def test_draw_five_on_the_dark_side():
 
 
 def test_skip_everyone_the_same_player_plays_again():
-    """Seed 003: after A's skip-everyone the next to act is A again."""
+    """The UNO Flip instruction sheet: after A's skip-everyone the next to act is A again."""
     g = scen([["R1|PSE", "R2|P3", "R3|P4"], ["Y1|T1"], ["G1|O1"], ["B1|V1"]],
              top="B5|P6", side="dark")
     g.play("R1|PSE")
@@ -192,7 +192,7 @@ def test_skip_everyone_the_same_player_plays_again():
 
 
 def test_wild_draw_colour_seed_example_four_cards_and_failed_challenge_two_more():
-    """Seed 003: top purple 6, A (no purple) plays WC naming orange; B draws pink 2, a
+    """The UNO Flip instruction sheet: top purple 6, A (no purple) plays WC naming orange; B draws pink 2, a
     wild, teal 7, orange 4: four cards, and is skipped. A failed challenge: two more."""
     pile = ["R1|P2", "B2|W", "G3|T7", "B4|O4", "B6|V6", "B7|V7"]
     hands = [["Y1|WC", "R2|P3"], ["Y2|T1"], ["G1|O1"]]
@@ -230,7 +230,7 @@ def test_wild_draw_colour_restricted_without_bluffing():
 
 
 def test_flip_turns_discard_draw_pile_and_hands_seed_example():
-    """Seed 003: top red 6, A plays red Flip; the whole discard pile turns, so the new
+    """The UNO Flip instruction sheet: top red 6, A plays red Flip; the whole discard pile turns, so the new
     top is the dark side of the oldest discard (purple 8); B with teal 8, orange 3 and
     pink reverse may play only teal 8. The draw pile's order reverses."""
     g = scen([["RF|T1", "R2|P3"], ["Y1|T8", "Y2|O3", "Y4|PR"], ["G1|O1"]], top="R6|P9",
@@ -326,7 +326,7 @@ def test_two_players_draw_wilds_after_accept_same_player_again():
 
 
 def test_first_card_is_never_wild_draw_two_or_flip_and_draw_one_applies():
-    """RULES.md 5: a first W2 or F goes back (project's reading for F); a first D1
+    """docs/rules.md 5: a first W2 or F goes back (project's reading for F); a first D1
     makes the first player draw 1 and skips them."""
     seen_d1 = 0
     for seed in range(150):
@@ -341,7 +341,7 @@ def test_first_card_is_never_wild_draw_two_or_flip_and_draw_one_applies():
 
 
 def test_scoring_on_the_dark_side_seed_example_98_points():
-    """Seed 003: A goes out on the dark side; B holds 8 and D5, C holds SE and W:
+    """The UNO Flip instruction sheet: A goes out on the dark side; B holds 8 and D5, C holds SE and W:
     8 + 20 + 30 + 40 = 98 (the light faces, worth 149, do not count)."""
     g = scen([["R3|V4"], ["R9|P8", "W2|TD5"], ["W|OSE", "W2|W"]], top="B1|V6",
              side="dark")

@@ -27,7 +27,7 @@ from uno_env.vector import VectorEnv  # noqa: E402
 from house_invariants import ERRORS, run_checked  # noqa: E402
 from test_invariants import check_conservation, new_batch, step_games  # noqa: E402
 
-#: every house flag alone, then all together (RULES.md 3, 4)
+#: every house flag alone, then all together (docs/rules.md 3, 4)
 ALONE = [
     ("classic", dict(stack="same")),
     ("classic", dict(stack="any")),
@@ -56,7 +56,7 @@ def _id(row):
 def test_conservation_and_invariants_with_house_flags(row):
     """After every step: the deck is whole, hand sizes agree, every game still playing
     has a legal action whose count is exact; finished games have exactly one empty hand
-    (the winner's), zero-sum rewards and the round points of RULES.md 2/3."""
+    (the winner's), zero-sum rewards and the round points of docs/rules.md 2/3."""
     preset, flags, n = row
     config = make_config(preset, n, **flags)
     games = 250

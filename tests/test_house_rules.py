@@ -1,9 +1,9 @@
-"""Scenario tests of the house rules (RULES.md section 3), the 112-card deck (section 4),
+"""Scenario tests of the house rules (docs/rules.md section 3), the 112-card deck (section 4),
 teams and their rewards (sections 2 "Teams" and 7).
 
 Same style as ``test_rules_classic.py``: a position from ``Game.from_scenario``, moves in
-the notation of RULES.md section 1, exact outcomes. Each docstring cites the paragraph it
-checks; "reading" marks a point RULES.md leaves open (see ``uno_env/engine/house.py``).
+the notation of docs/rules.md section 1, exact outcomes. Each docstring cites the paragraph it
+checks; "reading" marks a point docs/rules.md leaves open (see ``uno_env/engine/house.py``).
 """
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ def play(game: Game, *seq: str) -> Game:
 
 
 def test_stack_same_draw_two_on_draw_two_total_passes_on():
-    """RULES.md 3 stack "same": D2 on D2; the total passes on; accept draws it all and
+    """docs/rules.md 3 stack "same": D2 on D2; the total passes on; accept draws it all and
     loses the turn; no draw while a draw is pending."""
     g = scen([["RD2", "R1"], ["YD2", "B3"], ["G4", "G5"], ["B6", "B7"]], top="R5",
              stack="same", draw_pile=["Y1", "Y2", "Y3", "Y4", "Y5"])
@@ -55,7 +55,7 @@ def test_stack_same_draw_two_on_draw_two_total_passes_on():
 
 
 def test_stack_same_does_not_mix_draw_two_and_draw_four_nor_plain_wild():
-    """RULES.md 3: "same" is D2 on D2 and W4 on W4 only; a plain W cannot answer."""
+    """docs/rules.md 3: "same" is D2 on D2 and W4 on W4 only; a plain W cannot answer."""
     g = scen([["RD2", "R1"], ["W4", "W", "BD2", "B3"], ["G4"], ["B6"]], stack="same")
     g.play("RD2")
     assert moves(g) == {"BD2", "accept"}
@@ -65,7 +65,7 @@ def test_stack_same_does_not_mix_draw_two_and_draw_four_nor_plain_wild():
 
 
 def test_stack_any_higher_or_equal_draw_value_colour_ignored():
-    """RULES.md 3 stack "any": any draw card of equal or higher draw value, colour
+    """docs/rules.md 3 stack "any": any draw card of equal or higher draw value, colour
     ignored; compared with the top card, not the running total."""
     g = scen([["RD2", "R1"], ["W4", "GD2", "B3"], ["YD2", "W4", "G9"], ["B6", "B8"]],
              stack="any")
@@ -86,7 +86,7 @@ def test_stack_any_draw_two_cannot_go_on_draw_four():
 
 
 def test_stack_challenge_guilty_w4_player_draws_whole_total():
-    """RULES.md 3: with stacking a challenge settles the whole pending total: guilty,
+    """docs/rules.md 3: with stacking a challenge settles the whole pending total: guilty,
     the W4 player draws it and the challenger plays on with the named colour."""
     g = scen([["RD2", "R1", "R2"], ["W4", "B3", "B4"], ["G4", "G5"], ["B6"]],
              stack="any", draw_pile=["Y1", "Y2", "Y3", "Y4", "Y5", "Y6", "Y7", "Y8"])
@@ -109,7 +109,7 @@ def test_stack_challenge_guilty_w4_player_draws_whole_total():
 
 
 def test_stack_only_topmost_w4_can_be_challenged():
-    """RULES.md 3 precise points: only the topmost W4 can be challenged; a stacked W4
+    """docs/rules.md 3 precise points: only the topmost W4 can be challenged; a stacked W4
     is judged against the colour in force before it (the first W4's named colour)."""
     g = scen([["W4", "R1", "R2"], ["W4", "G3", "B4"], ["G4", "G5"], ["B6"]],
              stack="same", draw_pile=["Y1", "Y2", "Y3", "Y4", "Y5", "Y6", "Y7", "Y8",
@@ -123,7 +123,7 @@ def test_stack_only_topmost_w4_can_be_challenged():
 
 
 def test_stack_w4_obeys_colour_rule_without_bluff():
-    """RULES.md 3: a stacked W4 still obeys the colour rule; bluff=False masks it and
+    """docs/rules.md 3: a stacked W4 still obeys the colour rule; bluff=False masks it and
     offers no challenge."""
     g = scen([["RD2", "R1"], ["W4", "R3"], ["G4"], ["B6"]], stack="any", bluff=False)
     g.play("RD2")
@@ -136,8 +136,8 @@ def test_stack_w4_obeys_colour_rule_without_bluff():
 
 
 def test_stack_last_card_draw_makes_next_draw_whole_total():
-    """RULES.md 3: a draw card played as the last card makes the next player draw the
-    whole pending total (no challenge); RULES.md 2: those cards count."""
+    """docs/rules.md 3: a draw card played as the last card makes the next player draw the
+    whole pending total (no challenge); docs/rules.md 2: those cards count."""
     g = scen([["RD2", "R1"], ["YD2"], ["G4", "G5"], ["B6"]], stack="same",
              draw_pile=["Y1", "Y2", "Y3", "Y4", "B1"])
     play(g, "RD2", "YD2")
@@ -156,7 +156,7 @@ def test_stack_none_keeps_classic_draw_two():
 
 
 def test_seven_swaps_hands_with_chosen_player():
-    """RULES.md 3 seven_zero: a 7 swaps hands with a chosen player (``swap:+k``, k seats
+    """docs/rules.md 3 seven_zero: a 7 swaps hands with a chosen player (``swap:+k``, k seats
     ahead in the current direction); the swap is compulsory."""
     g = scen([["R7", "R1"], ["Y1", "Y2"], ["G1", "G2", "G3"], ["B1", "B2", "B3", "B4"]],
              seven_zero=True)
@@ -177,7 +177,7 @@ def test_seven_swap_counts_seats_in_the_current_direction():
 
 
 def test_zero_passes_every_hand_one_seat_in_direction_of_play():
-    """RULES.md 3: a 0 passes every hand one seat in the direction of play."""
+    """docs/rules.md 3: a 0 passes every hand one seat in the direction of play."""
     hands = [["R0", "R1"], ["Y1", "Y2"], ["G1", "G2", "G3"], ["B1", "B2", "B3", "B4"]]
     g = scen(hands, seven_zero=True)
     g.play("R0")
@@ -192,7 +192,7 @@ def test_zero_passes_every_hand_one_seat_in_direction_of_play():
 
 
 def test_seven_as_last_card_wins_without_swap():
-    """RULES.md 3: no effect when it was the player's last card."""
+    """docs/rules.md 3: no effect when it was the player's last card."""
     g = scen([["R7"], ["Y1", "Y2"], ["G1"], ["B1"]], seven_zero=True, uno_call=False)
     g.play("R7")
     assert g.is_over and g.winner == 0 and hand(g, 0) == []
@@ -208,7 +208,7 @@ def test_seven_zero_off_seven_is_a_number():
 
 
 def test_catch_after_swap_only_if_one_card_still_held():
-    """RULES.md 3 precise points: after hand exchanges a player is catchable only if a
+    """docs/rules.md 3 precise points: after hand exchanges a player is catchable only if a
     play left them one card, no call, and they still hold one card at the turn's end."""
     g = scen([["R7", "R1"], ["Y1", "Y2", "Y3"], ["G1"], ["B1", "B2"]], seven_zero=True,
              uno_call=True)
@@ -223,7 +223,7 @@ def test_catch_after_swap_only_if_one_card_still_held():
 
 
 def test_first_card_seven_or_zero_does_nothing():
-    """RULES.md 3 precise points: a 7 or 0 turned up first does nothing."""
+    """docs/rules.md 3 precise points: a 7 or 0 turned up first does nothing."""
     found = set()
     g = Game(num_players=4, seven_zero=True)
     for seed in range(400):
@@ -239,7 +239,7 @@ def test_first_card_seven_or_zero_does_nothing():
 
 
 def test_jump_in_identical_card_play_continues_from_jumper():
-    """RULES.md 3 jump_in: a player holding an identical card may play it out of turn;
+    """docs/rules.md 3 jump_in: a player holding an identical card may play it out of turn;
     play continues from that player; the jump-in counts as the jumper's turn."""
     g = scen([["R5", "R1"], ["Y1", "Y2"], ["R5", "G2"], ["B1", "B2"]], top="R3",
              jump_in=True)
@@ -260,7 +260,7 @@ def test_jump_in_pass_resumes_the_held_back_decision():
 
 
 def test_jump_in_never_asks_the_player_nor_offers_wilds():
-    """RULES.md 3: never the player who played; wilds cannot jump in."""
+    """docs/rules.md 3: never the player who played; wilds cannot jump in."""
     g = scen([["R5", "R5", "R1"], ["Y1", "Y2"], ["G2"], ["B1"]], top="R3", jump_in=True)
     g.play("R5")
     assert (g.current_player, g.phase) == (1, "play")
@@ -270,7 +270,7 @@ def test_jump_in_never_asks_the_player_nor_offers_wilds():
 
 
 def test_jump_in_skipped_player_is_asked_after_the_skip():
-    """RULES.md 3 precise points: asked after the effect is applied, in turn order
+    """docs/rules.md 3 precise points: asked after the effect is applied, in turn order
     starting after the player; skipped players are asked too."""
     g = scen([["RS", "R1"], ["RS", "Y2"], ["G2"], ["B1"]], top="R3", jump_in=True)
     g.play("RS")
@@ -285,7 +285,7 @@ def test_jump_in_skipped_player_is_asked_after_the_skip():
 
 
 def test_jump_in_on_draw_two_without_stacking():
-    """Interaction (RULES.md 3): jump-in on a draw card. The effect comes first (seat 1
+    """Interaction (docs/rules.md 3): jump-in on a draw card. The effect comes first (seat 1
     draws 2 and is skipped); the jumper's D2 makes the player after the jumper draw."""
     g = scen([["RD2", "R1"], ["Y1"], ["RD2", "G2"], ["B1"]], jump_in=True,
              draw_pile=["Y5", "Y6", "G7", "G8"])
@@ -298,7 +298,7 @@ def test_jump_in_on_draw_two_without_stacking():
 
 
 def test_jump_in_on_draw_two_with_stacking_total_passes_after_jumper():
-    """RULES.md 3 precise points: with stacking a jumped-in D2 adds to the total, which
+    """docs/rules.md 3 precise points: with stacking a jumped-in D2 adds to the total, which
     passes to the player after the jumper."""
     g = scen([["RD2", "R1"], ["Y1"], ["RD2", "G2"], ["B1"]], jump_in=True,
              stack="same", draw_pile=["Y5", "Y6", "G7", "G8"])
@@ -326,14 +326,14 @@ def test_jump_in_uno_and_catch():
 
 
 def test_force_play_playable_drawn_card_must_be_played():
-    """RULES.md 3 force_play: a playable card just drawn must be played."""
+    """docs/rules.md 3 force_play: a playable card just drawn must be played."""
     g = scen([["B1", "G2", "Y3"], ["Y1"]], draw_pile=["R9"], force_play=True)
     g.play("draw")
     assert moves(g) == {"R9"}
 
 
 def test_force_play_does_not_force_a_w4_bluff():
-    """RULES.md 3 precise points: force_play does not force a drawn W4 that would be a
+    """docs/rules.md 3 precise points: force_play does not force a drawn W4 that would be a
     bluff (the player holds the colour in force); a W4 that is no bluff is forced."""
     g = scen([["R1", "G2", "Y3"], ["Y1"]], draw_pile=["W4"], force_play=True)
     g.play("draw")
@@ -344,7 +344,7 @@ def test_force_play_does_not_force_a_w4_bluff():
 
 
 def test_no_draw_if_playable_masks_draw():
-    """RULES.md 3 no_draw_if_playable: draw is masked while a playable card is held."""
+    """docs/rules.md 3 no_draw_if_playable: draw is masked while a playable card is held."""
     g = scen([["R1", "G2"], ["Y1"]], no_draw_if_playable=True)
     assert moves(g) == {"R1"}
     g = scen([["B1", "G2"], ["Y1"]], no_draw_if_playable=True)
@@ -352,7 +352,7 @@ def test_no_draw_if_playable_masks_draw():
 
 
 def test_draw_until_playable_stops_at_first_playable_card():
-    """RULES.md 3 draw_until_playable: drawing continues until a playable card comes."""
+    """docs/rules.md 3 draw_until_playable: drawing continues until a playable card comes."""
     g = scen([["B1", "G2"], ["Y1"]], draw_pile=["Y4", "G7", "R9", "R2"],
              draw_until_playable=True)
     g.play("draw")
@@ -361,7 +361,7 @@ def test_draw_until_playable_stops_at_first_playable_card():
 
 
 def test_draw_until_playable_w4_counts_while_bluffing():
-    """RULES.md 3 precise points: any W4 counts while bluffing is allowed."""
+    """docs/rules.md 3 precise points: any W4 counts while bluffing is allowed."""
     g = scen([["R1", "G2"], ["Y1"]], top="B5", draw_pile=["Y4", "W4", "B9"],
              draw_until_playable=True)
     g.play("draw")
@@ -388,7 +388,7 @@ def test_draw_until_playable_with_dry_piles_ends_the_turn():
 
 
 def test_multi_play_same_number_any_colour_then_pass():
-    """RULES.md 3 multi_play: after a play the player may go on with cards of the same
+    """docs/rules.md 3 multi_play: after a play the player may go on with cards of the same
     number or symbol (any colour) before ``pass``; no wilds."""
     g = scen([["R5", "G5", "B5", "W", "R1"], ["Y1"], ["G1"], ["B1"]], top="R3",
              multi_play=True)
@@ -409,7 +409,7 @@ def test_multi_play_ends_by_itself_when_no_card_of_the_rank_is_left():
 
 
 def test_multi_play_of_skips_moves_play_k_plus_one_seats():
-    """Interaction (RULES.md 3): two S skip two players: k skips move play k+1 seats."""
+    """Interaction (docs/rules.md 3): two S skip two players: k skips move play k+1 seats."""
     g = scen([["RS", "GS", "R1"], ["Y1"], ["G1"], ["B1"], ["Y2"]], top="R3",
              multi_play=True)
     play(g, "RS", "GS")
@@ -417,7 +417,7 @@ def test_multi_play_of_skips_moves_play_k_plus_one_seats():
 
 
 def test_multi_play_draw_twos_add_up():
-    """RULES.md 3: two D2 make the next draw 4 (and skip them)."""
+    """docs/rules.md 3: two D2 make the next draw 4 (and skip them)."""
     g = scen([["RD2", "BD2", "R1"], ["Y1"], ["G1"], ["B1"]], top="R3", multi_play=True,
              draw_pile=["Y5", "Y6", "Y7", "Y8", "Y9"])
     play(g, "RD2", "BD2")
@@ -436,7 +436,7 @@ def test_multi_play_two_reverses_restore_direction():
 
 
 def test_multi_play_sevens_give_k_swaps():
-    """RULES.md 3 precise points: k sevens give k swaps."""
+    """docs/rules.md 3 precise points: k sevens give k swaps."""
     g = scen([["R7", "G7", "R1"], ["Y1", "Y2"], ["G1", "G2", "G3"], ["B1"]], top="R3",
              multi_play=True, seven_zero=True)
     play(g, "R7", "G7")
@@ -470,7 +470,7 @@ def test_multi_play_observation_counts_the_sequence():
 
 
 def test_classic112_deck_has_ws_and_three_wx_worth_40():
-    """RULES.md 4: the 108 cards plus one WS and three WX, 40 points each."""
+    """docs/rules.md 4: the 108 cards plus one WS and three WX, 40 points each."""
     deck = uno_env.make_config("classic112").deck
     assert deck.num_cards == 112
     names = Counter({deck.type_name(t): int(deck.type_count[t])
@@ -482,7 +482,7 @@ def test_classic112_deck_has_ws_and_three_wx_worth_40():
 
 
 def test_classic112_ws_and_wx_are_never_the_first_card():
-    """RULES.md 2/4: W4, WS and WX turned up first go back into the draw pile."""
+    """docs/rules.md 2/4: W4, WS and WX turned up first go back into the draw pile."""
     for seed in range(300):
         g = Game("classic112", num_players=4, seed=seed)
         assert g.top not in ("W4", "WS", "WX")
@@ -490,7 +490,7 @@ def test_classic112_ws_and_wx_are_never_the_first_card():
 
 
 def test_ws_gathers_shuffles_and_deals_from_next_seat():
-    """RULES.md 4: WS gathers all hands, shuffles, deals one at a time starting with the
+    """docs/rules.md 4: WS gathers all hands, shuffles, deals one at a time starting with the
     seat after the player (+1, whatever the direction); that player names the colour."""
     hands = [["WS", "R1", "R2"], ["Y1", "Y2", "Y3", "Y4"], ["G1", "G2"], ["B1"]]
     g = scen(hands, preset="classic112", direction=-1)
@@ -511,7 +511,7 @@ def test_ws_deal_counts_follow_seat_order_from_the_next_seat():
 
 
 def test_ws_as_last_card_is_still_dealt_out():
-    """Interaction (RULES.md 4, project's reading): WS as the last card: the cards are
+    """Interaction (docs/rules.md 4, project's reading): WS as the last card: the cards are
     still dealt out (ws_last_card_wins=False) and the round goes on."""
     g = scen([["WS"], ["Y1", "Y2"], ["G1", "G2"], ["B1"]], preset="classic112",
              uno_call=False)
@@ -537,7 +537,7 @@ def test_ws_last_card_wins_flag():
 
 
 def test_wx_rules_wild_draw1_swap():
-    """RULES.md 4: WX acts as wx_rule: "wild" (a W), "draw1" (next draws 1 and is
+    """docs/rules.md 4: WX acts as wx_rule: "wild" (a W), "draw1" (next draws 1 and is
     skipped), "swap" (like a 7)."""
     hands = [["WX", "R1"], ["Y1"], ["G1"], ["B1"]]
     g = scen(hands, preset="classic112", draw_pile=["Y9"])
@@ -554,7 +554,7 @@ def test_wx_rules_wild_draw1_swap():
 
 
 def test_wx_draw1_stacks_as_value_one():
-    """RULES.md 4: draw1 is a draw card of value 1 for stacking."""
+    """docs/rules.md 4: draw1 is a draw card of value 1 for stacking."""
     g = scen([["WX", "R1"], ["RD2", "WX", "Y1"], ["G1"], ["B1"]], preset="classic112",
              wx_rule="draw1", stack="any")
     g.play("WX:R")
@@ -572,7 +572,7 @@ def test_wx_rule_needs_a_deck_with_wx():
 
 
 def test_teams_winner_scores_other_team_and_team_shares_reward():
-    """RULES.md 2 Teams, 3 precise points, 7: seats 0+2 against 1+3; the winner's entry
+    """docs/rules.md 2 Teams, 3 precise points, 7: seats 0+2 against 1+3; the winner's entry
     holds the other team's points, every other entry 0; the team shares the reward."""
     g = scen([["R1"], ["Y9"], ["G5", "W"], ["B2", "BS"]], teams=True,
              uno_call=False)

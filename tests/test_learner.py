@@ -14,7 +14,7 @@ from uno_env.learner import LearnerBatch, SingleAgentEnv, evaluate, parse_oppone
 
 
 def test_learner_sees_its_loss_when_an_opponent_goes_out():
-    """RULES.md 7: the learner plays R1, then the greedy opponent plays its last card;
+    """docs/rules.md 7: the learner plays R1, then the greedy opponent plays its last card;
     the learner's step returns -1 and ends its episode, with its B9 still in hand."""
     game = Game.from_scenario(hands=[["R1", "B9"], ["R3"]], top="R8", uno_call=False)
     batch = LearnerBatch.from_game(game, seat=0, opponents="greedy")
@@ -29,7 +29,7 @@ def test_learner_sees_its_loss_when_an_opponent_goes_out():
 
 
 def test_learner_loss_in_four_players_is_minus_a_third():
-    """Zero-sum win reward (RULES.md 7): a loser gets -1/(N-1). The learner (seat 0)
+    """Zero-sum win reward (docs/rules.md 7): a loser gets -1/(N-1). The learner (seat 0)
     draws Y1 and keeps it (not playable on R8), seat 1 draws B1 likewise, and seat 2
     goes out with R3 before the learner decides again."""
     game = Game.from_scenario(hands=[["G1", "G2"], ["B5", "B6"], ["R3"], ["Y7", "Y8"]],

@@ -1,7 +1,7 @@
-"""Scenario tests of UNO One Piece (RULES.md section 6, seed 000; issue #7 [onepiece]).
+"""Scenario tests of UNO One Piece (docs/rules.md section 6, the One Piece rule sheet; issue #7 [onepiece]).
 
 Same style as ``test_house_rules.py``: a position from ``Game.from_scenario``, moves in
-the notation of RULES.md section 1, exact outcomes. "reading" marks a point RULES.md 6
+the notation of docs/rules.md section 1, exact outcomes. "reading" marks a point docs/rules.md 6
 leaves open (see ``uno_env/engine/onepiece.py``).
 """
 from __future__ import annotations
@@ -48,7 +48,7 @@ def empty_draw_pile(hands, top, extra_discard=()):
 
 
 def test_deck_is_110_cards_with_the_special_cards_and_their_points():
-    """RULES.md 6: the classic 108 with two W -> SHK, two W4 -> BBD, plus ACE and HAN;
+    """docs/rules.md 6: the classic 108 with two W -> SHK, two W4 -> BBD, plus ACE and HAN;
     special cards 50 points; the Luffy cards are the eight 1s."""
     deck = make_deck("onepiece110")
     count = {deck.type_name(t): int(deck.type_count[t]) for t in range(deck.num_types)}
@@ -107,8 +107,8 @@ def test_move_codec_round_trips_every_action():
 
 
 def test_fire_fist_skip_skips_two_players():
-    """Seed 000's example "Fire Fist skip": ACE+S skips two players; the top card is
-    the S and the colour its colour (RULES.md 6 precise points)."""
+    """The One Piece rule sheet's example "Fire Fist skip": ACE+S skips two players; the top card is
+    the S and the colour its colour (docs/rules.md 6 precise points)."""
     g = scen([["ACE", "RS", "B3", "G7"], ["R1"], ["R2"], ["R3"], ["R4"]], top="BS")
     g.play("ACE+RS")
     assert (g.current_player, g.phase, g.top, g.color) == (3, "play", "RS", "R")
@@ -118,7 +118,7 @@ def test_fire_fist_skip_skips_two_players():
 
 
 def test_blue_skip_accepts_a_red_skip_or_a_blue_three():
-    """Seed 000's example: a blue skip on the pile accepts a red skip or a blue 3 (and
+    """The One Piece rule sheet's example: a blue skip on the pile accepts a red skip or a blue 3 (and
     an Ace with the red skip), not a red 3."""
     g = scen([["RS", "B3", "R3", "ACE", "G7"], ["R1"], ["R2"]], top="BS")
     assert moves(g) == {"RS", "B3", "ACE+RS", "draw"}
@@ -157,7 +157,7 @@ def test_ace_draw_two_as_last_cards_still_makes_the_next_player_draw():
 
 
 def test_a_drawn_card_is_played_alone():
-    """RULES.md 6: a card just drawn is played alone, no Ace combination."""
+    """docs/rules.md 6: a card just drawn is played alone, no Ace combination."""
     g = scen([["ACE", "B7"], ["R1"], ["R2"]], top="RS", draw_pile=["GS"])
     g.play("draw")
     assert (g.phase, moves(g)) == ("drawn", {"GS", "pass"})
@@ -200,7 +200,7 @@ def test_shanks_give_follows_the_direction_of_play():
 
 
 def test_shanks_two_players_only_flag():
-    """shanks_give="two_players" (seed 000's text): with three players SHK is a wild;
+    """shanks_give="two_players" (the One Piece rule sheet's text): with three players SHK is a wild;
     with two it gives."""
     g = scen([["SHK", "R5"], ["B1"], ["Y2"]], top="R7", shanks_give="two_players")
     g.play("SHK:B")
@@ -236,7 +236,7 @@ def test_uno_is_offered_before_a_give_that_leaves_one_card():
 
 
 def test_blackbeard_next_draws_two_and_is_skipped_without_challenge():
-    """RULES.md 6 (project's reading): no restriction, no challenge; even holding the
+    """docs/rules.md 6 (project's reading): no restriction, no challenge; even holding the
     colour in force."""
     g = scen([["BBD", "R3"], ["B1"], ["Y2"], ["G4"]], top="R7", draw_pile=["G8", "G9"])
     assert {"BBD:Y", "R3"} <= moves(g)
@@ -253,7 +253,7 @@ def test_blackbeard_as_last_card_still_makes_the_next_player_draw():
 
 
 def test_blackbeard_challengeable_flag():
-    """bbd_challenge=True (seed 000 groups BBD with W4): a challenge on a guilty BBD
+    """bbd_challenge=True (the One Piece rule sheet groups BBD with W4): a challenge on a guilty BBD
     returns it (challenge="return") and its player draws 2."""
     g = scen([["BBD", "R3"], ["B1"], ["Y2"]], top="R7", bbd_challenge=True,
              draw_pile=["G8", "G9"])
@@ -330,7 +330,7 @@ def test_hancock_as_last_card_ends_the_round():
 
 
 def test_ace_hancock_blackbeard_and_w4_cannot_start_a_game_and_shanks_is_a_wild():
-    """RULES.md 6: W4, BBD, ACE, HAN go back; SHK is answered like W (colour only)."""
+    """docs/rules.md 6: W4, BBD, ACE, HAN go back; SHK is answered like W (colour only)."""
     game = Game("onepiece", 4, seed=0)
     firsts = Counter()
     for seed in range(600):
@@ -356,7 +356,7 @@ def guilty_w4(**kw):
 
 
 def test_challenge_guilty_returns_the_w4_and_reverts_top_and_colour():
-    """Seed 000 (challenge="return", the onepiece default): the W4 goes back to its
+    """The One Piece rule sheet (challenge="return", the onepiece default): the W4 goes back to its
     player's hand, who draws 4; top card and colour revert; the challenger plays."""
     g = guilty_w4()
     g.play("challenge")
@@ -413,7 +413,7 @@ def test_a_reshuffle_during_a_pending_challenge_keeps_the_card_under_the_w4():
     (("R3",), 1),
 ])
 def test_two_player_rules(seq, again):
-    """Seed 000 two players: R and S let the player move again; after D2, W4, BBD the
+    """The One Piece rule sheet two players: R and S let the player move again; after D2, W4, BBD the
     same player moves again; so do ACE+S and ACE+R; Shanks gives then the other plays."""
     g = scen([["RS", "RR", "RD2", "BBD", "ACE", "W4", "SHK", "R3", "G9"], ["B1", "Y1"]],
              top="R5")
@@ -427,7 +427,7 @@ def test_two_player_rules(seq, again):
 
 
 def test_winner_scores_the_sum_of_the_others_cards():
-    """Seed 000's scoring example shape: B wins, A, C, D hold 118 points together."""
+    """The One Piece rule sheet's scoring example shape: B wins, A, C, D hold 118 points together."""
     g = scen([["SHK", "R9"], ["R4"], ["HAN", "B5"], ["Y4"]], top="R7", current=1)
     g.play("R4")
     assert g.winner == 1 and g.round_points == [0, 118, 0, 0]
@@ -477,7 +477,7 @@ def test_observation_shows_the_hancock_player_during_a_break():
     np.testing.assert_array_equal(g.observe(2)[s["phase"]][5], 1.0)
 
 
-# --- elimination scoring (seed 000, "challenge UNO") --------------------------------------
+# --- elimination scoring (the One Piece rule sheet, "challenge UNO") --------------------------------------
 
 
 def test_elimination_scoring_counts_the_hand_of_a_caught_player():

@@ -10,7 +10,7 @@ hook is answered by an oracle that reads the order off the engine's draw pile af
 step (the cards drawn from the new pile are the reshuffled cards not left in it). The
 multiset is still checked (discard pile except its top card) and so is everything else.
 When a match deals a new round the reference re-syncs from the engine and checks the
-new deal against RULES.md 2 ("Dealer and order", "First card turned up").
+new deal against docs/rules.md 2 ("Dealer and order", "First card turned up").
 """
 from __future__ import annotations
 
@@ -63,7 +63,7 @@ def naive_rules(n: int, flags: dict) -> naive.Rules:
 
 
 def view(s: naive.State, rules: naive.Rules) -> dict:
-    """The fields RULES.md determines, for comparison (depends on the status)."""
+    """The fields docs/rules.md determines, for comparison (depends on the status)."""
     v = dict(status=s.status, hands=[sorted(h) for h in s.hands], draw=list(s.draw),
              discard=list(s.discard), color=s.color, direction=s.direction)
     if rules.target_score == 0:

@@ -1,4 +1,4 @@
-"""Lockstep cross-check of the house rules (RULES.md 3, 4; teams) against the plain-Python
+"""Lockstep cross-check of the house rules (docs/rules.md 3, 4; teams) against the plain-Python
 reference ``naive.py``: at every step of seeded random games the engine's legal moves
 equal the reference's, and the state after a random legal move equals its prediction
 (hands, piles, colour, direction, decider, phase, pending total, jump-in window,

@@ -144,7 +144,7 @@ def test_training_settings_are_checked_before_training(tmp_path):
 
 
 def test_shipped_model_beats_random():
-    """The model shipped in the package (RULES.md 7 reward, 2-player classic) wins far
+    """The model shipped in the package (docs/rules.md 7 reward, 2-player classic) wins far
     more than the 50% of chance against the random agent (full figures:
     benchmarks/rl.py)."""
     assert "ppo_classic_2p" in shipped_models()

@@ -1,9 +1,9 @@
-"""Scenario tests of the classic rules (RULES.md section 2, rewards of section 7).
+"""Scenario tests of the classic rules (docs/rules.md section 2, rewards of section 7).
 
 Each test sets up a position with ``Game.from_scenario`` (or deals with ``Game`` and a
-seed), plays moves in the notation of RULES.md section 1 and asserts exact outcomes:
+seed), plays moves in the notation of docs/rules.md section 1 and asserts exact outcomes:
 hands, who moves, phase, colour, direction, points, rewards and legal moves. The
-docstring of every test cites the paragraph of RULES.md it checks.
+docstring of every test cites the paragraph of docs/rules.md it checks.
 
 Draws are made exact by listing the draw pile (``draw_pile=[...]``, top first); when a
 test needs a short draw pile, the rest of the 108 cards is placed in hands or in the
@@ -21,7 +21,7 @@ COLORS = "RYGB"
 
 
 def full_deck() -> list[str]:
-    """The 108 cards of RULES.md 2: per colour one 0, two each 1-9, S, R, D2; 4 W, 4 W4."""
+    """The 108 cards of docs/rules.md 2: per colour one 0, two each 1-9, S, R, D2; 4 W, 4 W4."""
     cards = []
     for c in COLORS:
         cards.append(c + "0")
@@ -98,7 +98,7 @@ def all_cards(game: Game) -> Counter:
 
 
 def check_first_card_effect(game: Game) -> None:
-    """The table of RULES.md 2 "First card turned up", for a freshly dealt round."""
+    """The table of docs/rules.md 2 "First card turned up", for a freshly dealt round."""
     n, dealer = game.num_players, game.dealer
     first = (dealer + 1) % n
     assert len(game.discard) == 1
@@ -132,7 +132,7 @@ def check_first_card_effect(game: Game) -> None:
 
 
 def test_deck_is_108_cards_and_seven_dealt_to_each_player():
-    """RULES.md 2 (Deck, 108 cards ...; 2-10 players, 7 cards each)."""
+    """docs/rules.md 2 (Deck, 108 cards ...; 2-10 players, 7 cards each)."""
     assert len(full_deck()) == 108
     for n in (2, 3, 4, 7, 10):
         for seed in (0, 1, 2):
@@ -144,7 +144,7 @@ def test_deck_is_108_cards_and_seven_dealt_to_each_player():
 
 
 def test_same_seed_deals_same_cards_and_reset_matches_constructor():
-    """RULES.md 2 (dealing; explicit seeds): ``Game(seed=s)`` and ``reset(s)`` agree."""
+    """docs/rules.md 2 (dealing; explicit seeds): ``Game(seed=s)`` and ``reset(s)`` agree."""
     a = Game(num_players=4, seed=11)
     b = Game(num_players=4, seed=5)
     b.reset(11)
@@ -154,7 +154,7 @@ def test_same_seed_deals_same_cards_and_reset_matches_constructor():
 
 
 def test_dealer_default_seat0_play_starts_left_of_dealer():
-    """RULES.md 2 (Dealer and order): seat 0 deals; play starts at dealer + 1."""
+    """docs/rules.md 2 (Dealer and order): seat 0 deals; play starts at dealer + 1."""
     seed = seed_with_first_card(lambda c: rank(c) in "123456789", 4)
     game = Game(num_players=4, seed=seed)
     assert game.dealer == 0
@@ -163,7 +163,7 @@ def test_dealer_default_seat0_play_starts_left_of_dealer():
 
 @pytest.mark.parametrize("dealer, first", [(2, 3), (3, 0)])
 def test_dealer_flag_play_starts_left_of_named_dealer(dealer, first):
-    """RULES.md 2 (Dealer and order): ``dealer=`` names the dealer; play starts left of
+    """docs/rules.md 2 (Dealer and order): ``dealer=`` names the dealer; play starts left of
     them (wrapping round the table)."""
     seed = seed_with_first_card(lambda c: rank(c) in "123456789", 4, dealer=dealer)
     game = Game(num_players=4, seed=seed, dealer=dealer)
@@ -173,7 +173,7 @@ def test_dealer_flag_play_starts_left_of_named_dealer(dealer, first):
 
 
 def test_dealer_flag_out_of_range_is_an_error():
-    """RULES.md 2 (Dealer and order): the dealer must be a seat of the table."""
+    """docs/rules.md 2 (Dealer and order): the dealer must be a seat of the table."""
     with pytest.raises(ValueError, match="dealer"):
         Game(num_players=3, dealer=3)
 
@@ -185,7 +185,7 @@ def test_dealer_flag_out_of_range_is_an_error():
 
 @pytest.mark.parametrize("dealer", [0, 3])
 def test_first_card_skip_skips_first_player(dealer):
-    """RULES.md 2 (First card turned up, S): the first player is skipped."""
+    """docs/rules.md 2 (First card turned up, S): the first player is skipped."""
     seed = seed_with_first_card(lambda c: rank(c) == "S", 4, dealer=dealer)
     game = Game(num_players=4, seed=seed, dealer=dealer)
     assert game.current_player == (dealer + 2) % 4
@@ -194,7 +194,7 @@ def test_first_card_skip_skips_first_player(dealer):
 
 
 def test_first_card_reverse_dealer_plays_first_and_play_goes_the_other_way():
-    """RULES.md 2 (First card turned up, R): the dealer plays first, direction -1."""
+    """docs/rules.md 2 (First card turned up, R): the dealer plays first, direction -1."""
     seed = seed_with_first_card(lambda c: rank(c) == "R", 4)
     game = Game(num_players=4, seed=seed)
     assert (game.current_player, game.direction) == (0, -1)
@@ -207,7 +207,7 @@ def test_first_card_reverse_dealer_plays_first_and_play_goes_the_other_way():
 
 
 def test_first_card_draw_two_first_player_draws_two_and_is_skipped():
-    """RULES.md 2 (First card turned up, D2): the first player draws 2, is skipped."""
+    """docs/rules.md 2 (First card turned up, D2): the first player draws 2, is skipped."""
     seed = seed_with_first_card(lambda c: rank(c) == "D2", 4)
     game = Game(num_players=4, seed=seed)
     assert game.hand_sizes == [7, 9, 7, 7]
@@ -217,7 +217,7 @@ def test_first_card_draw_two_first_player_draws_two_and_is_skipped():
 
 
 def test_first_card_wild_first_player_names_colour_then_plays():
-    """RULES.md 2 (First card turned up, W): the first player chooses the colour
+    """docs/rules.md 2 (First card turned up, W): the first player chooses the colour
     (``color:X``), then plays."""
     seed = seed_with_first_card(lambda c: c == "W", 4)
     game = Game(num_players=4, seed=seed)
@@ -234,7 +234,7 @@ def test_first_card_wild_first_player_names_colour_then_plays():
 
 
 def test_first_card_w4_is_never_the_first_discard_and_deck_stays_whole():
-    """RULES.md 2 (First card turned up, W4): put back at a random place, another is
+    """docs/rules.md 2 (First card turned up, W4): put back at a random place, another is
     turned; the deck stays whole."""
     firsts = Counter()
     for n in (2, 4):
@@ -251,7 +251,7 @@ def test_first_card_w4_is_never_the_first_discard_and_deck_stays_whole():
 
 @pytest.mark.parametrize("kind", ["S", "R", "D2"])
 def test_first_card_two_players_action_gives_dealer_the_first_move(kind):
-    """RULES.md 2 (First card turned up; Two players): with two players a first S, R or
+    """docs/rules.md 2 (First card turned up; Two players): with two players a first S, R or
     D2 skips seat 1, so the dealer moves first (D2: seat 1 draws 2)."""
     seed = seed_with_first_card(lambda c: rank(c) == kind, 2)
     game = Game(num_players=2, seed=seed)
@@ -266,7 +266,7 @@ def test_first_card_two_players_action_gives_dealer_the_first_move(kind):
 
 
 def test_play_matches_colour_number_symbol_or_wild():
-    """RULES.md 2 (A turn): a card matching the top card's colour, number or symbol, or
+    """docs/rules.md 2 (A turn): a card matching the top card's colour, number or symbol, or
     any wild, may be played; nothing else."""
     game = scen([["R3", "G5", "B9", "YS", "W", "W4"], ["G1"] * 2, ["B1"] * 2])
     assert moves(game) == {"R3", "G5", "draw"} | wilds("W") | wilds("W4")
@@ -277,7 +277,7 @@ def test_play_matches_colour_number_symbol_or_wild():
 
 
 def test_play_after_wild_matches_named_colour_only():
-    """RULES.md 2 (A turn): after a wild the named colour is matched (no rank match)."""
+    """docs/rules.md 2 (A turn): after a wild the named colour is matched (no rank match)."""
     game = scen([["R3", "B1", "Y7"], ["G1"], ["G2"]], top="W", color="B")
     assert moves(game) == {"B1", "draw"}
     game = scen([["Y2", "R4", "W"], ["G1"], ["G2"]], top="W4", color="Y")
@@ -285,7 +285,7 @@ def test_play_after_wild_matches_named_colour_only():
 
 
 def test_play_number_card_moves_card_and_passes_turn():
-    """RULES.md 2 (A turn): the played card becomes the top card; play passes on."""
+    """docs/rules.md 2 (A turn): the played card becomes the top card; play passes on."""
     game = scen([["R3", "G5", "B9"], ["G1", "G2"], ["B1", "B2"], ["Y1", "Y2"]])
     game.play("G5")
     assert hand(game, 0) == ["B9", "R3"]
@@ -296,7 +296,7 @@ def test_play_number_card_moves_card_and_passes_turn():
 
 
 def test_identical_cards_are_one_move():
-    """RULES.md 2 precise points: legal moves are distinct strings (two identical cards,
+    """docs/rules.md 2 precise points: legal moves are distinct strings (two identical cards,
     one move)."""
     game = scen([["R3", "R3", "W", "W"], ["G1"], ["G2"]])
     assert game.legal_moves().count("R3") == 1
@@ -306,7 +306,7 @@ def test_identical_cards_are_one_move():
 
 
 def test_draw_allowed_with_playable_card_unplayable_draw_ends_turn():
-    """RULES.md 2 (A turn): drawing is allowed even with a playable card; if the drawn
+    """docs/rules.md 2 (A turn): drawing is allowed even with a playable card; if the drawn
     card is not playable the turn ends with no further decision."""
     game = scen([["R3", "G7", "B1"], ["G1", "G2"], ["B1", "B2"]], draw_pile=["Y9", "R8"])
     assert "draw" in moves(game) and "R3" in moves(game)
@@ -317,7 +317,7 @@ def test_draw_allowed_with_playable_card_unplayable_draw_ends_turn():
 
 
 def test_draw_then_play_only_the_drawn_card():
-    """RULES.md 2 (A turn): a playable drawn card may be played (only that card)."""
+    """docs/rules.md 2 (A turn): a playable drawn card may be played (only that card)."""
     game = scen([["R3", "G7", "B1"], ["G1", "G2"], ["B1", "B2"]], draw_pile=["R9"])
     game.play("draw")
     assert (game.current_player, game.phase, game.turns) == (0, "drawn", 0)
@@ -331,7 +331,7 @@ def test_draw_then_play_only_the_drawn_card():
 
 
 def test_draw_then_pass_keeps_the_card():
-    """RULES.md 2 (A turn): ... or ``pass`` (keep the card; the turn ends)."""
+    """docs/rules.md 2 (A turn): ... or ``pass`` (keep the card; the turn ends)."""
     game = scen([["R3", "G7", "B1"], ["G1", "G2"], ["B1", "B2"]], draw_pile=["G5"])
     game.play("draw")
     assert moves(game) == {"G5", "pass"}
@@ -341,7 +341,7 @@ def test_draw_then_pass_keeps_the_card():
 
 
 def test_drawn_wild_may_be_played_naming_a_colour():
-    """RULES.md 2 (A turn): a drawn wild is playable: the four colour moves or pass."""
+    """docs/rules.md 2 (A turn): a drawn wild is playable: the four colour moves or pass."""
     game = scen([["G7", "B1", "Y3"], ["G1", "G2"], ["B1", "B2"]], draw_pile=["W"])
     game.play("draw")
     assert moves(game) == wilds("W") | {"pass"}
@@ -351,7 +351,7 @@ def test_drawn_wild_may_be_played_naming_a_colour():
 
 
 def test_drawn_w4_with_bluff_opens_play_or_pass_even_holding_colour():
-    """RULES.md 2 precise points: a drawn W4 opens the play-or-pass decision (always with
+    """docs/rules.md 2 precise points: a drawn W4 opens the play-or-pass decision (always with
     ``bluff=True``)."""
     game = scen([["R3", "G1", "B2"], ["G1", "G2"], ["B1", "B2"]], draw_pile=["W4"])
     game.play("draw")
@@ -360,7 +360,7 @@ def test_drawn_w4_with_bluff_opens_play_or_pass_even_holding_colour():
 
 
 def test_drawn_w4_without_bluff_ends_turn_when_holding_colour():
-    """RULES.md 2 precise points: with ``bluff=False`` a drawn W4 opens the decision only
+    """docs/rules.md 2 precise points: with ``bluff=False`` a drawn W4 opens the decision only
     when it could be played from the hand at that moment."""
     game = scen([["R3", "G1", "B2"], ["G1", "G2"], ["B1", "B2"]], draw_pile=["W4"],
                 bluff=False)
@@ -380,13 +380,13 @@ def test_drawn_w4_without_bluff_ends_turn_when_holding_colour():
 
 
 def test_w4_offered_with_bluff_even_when_holding_colour():
-    """RULES.md 2 (W4): with ``bluff=True`` (default) the mask still offers an illegal W4."""
+    """docs/rules.md 2 (W4): with ``bluff=True`` (default) the mask still offers an illegal W4."""
     game = scen([["R3", "W4", "G1"], ["G1", "G2"], ["B1", "B2"]])
     assert moves(game) == {"R3", "draw"} | wilds("W4")
 
 
 def test_w4_masked_without_bluff_when_holding_colour():
-    """RULES.md 2 (W4): with ``bluff=False`` an illegal W4 is masked."""
+    """docs/rules.md 2 (W4): with ``bluff=False`` an illegal W4 is masked."""
     game = scen([["R3", "W4", "G1"], ["G1", "G2"], ["B1", "B2"]], bluff=False)
     assert moves(game) == {"R3", "draw"}
     with pytest.raises(ValueError):
@@ -394,7 +394,7 @@ def test_w4_masked_without_bluff_when_holding_colour():
 
 
 def test_w4_colour_rule_ignores_other_colours_numbers_and_other_wilds():
-    """RULES.md 2 (W4): numbers or symbols of other colours and other wilds do not count."""
+    """docs/rules.md 2 (W4): numbers or symbols of other colours and other wilds do not count."""
     game = scen([["G5", "W4", "W", "BS"], ["G1", "G2"], ["B1", "B2"]], bluff=False)
     assert moves(game) == {"G5", "draw"} | wilds("W") | wilds("W4")
     game = scen([["G5", "W4"], ["G1", "G2"], ["B1", "B2"]], top="W", color="B",
@@ -403,7 +403,7 @@ def test_w4_colour_rule_ignores_other_colours_numbers_and_other_wilds():
 
 
 def test_w4_without_bluff_next_draws_four_and_is_skipped_no_challenge():
-    """RULES.md 2 (W4; Effects): the next player draws 4 and is skipped; with
+    """docs/rules.md 2 (W4; Effects): the next player draws 4 and is skipped; with
     ``bluff=False`` no challenge is offered."""
     game = scen([["G3", "W4", "B1"], ["G1", "G2"], ["B1", "B2"], ["Y1", "Y2"]],
                 draw_pile=["R1", "R2", "Y3", "Y4", "B9"], bluff=False)
@@ -415,7 +415,7 @@ def test_w4_without_bluff_next_draws_four_and_is_skipped_no_challenge():
 
 
 def test_w4_accept_draws_four_and_loses_turn():
-    """RULES.md 2 (W4): the next player chooses ``accept`` (draw 4, lose the turn)."""
+    """docs/rules.md 2 (W4): the next player chooses ``accept`` (draw 4, lose the turn)."""
     game = scen([["R3", "W4", "B1"], ["G1", "G2"], ["B1", "B2"], ["Y1", "Y2"]],
                 draw_pile=["R1", "R2", "Y3", "Y4", "B9"])
     game.play("W4:G")
@@ -431,7 +431,7 @@ def test_w4_accept_draws_four_and_loses_turn():
 
 
 def test_w4_challenge_guilty_w4_player_draws_four_challenger_plays_named_colour():
-    """RULES.md 2 (W4): guilty: the W4 player draws 4 and the challenger takes a normal
+    """docs/rules.md 2 (W4): guilty: the W4 player draws 4 and the challenger takes a normal
     turn with the named colour."""
     game = scen([["R3", "W4", "B1"], ["G7", "Y2", "B3"], ["B1", "B2"], ["Y1", "Y2"]],
                 draw_pile=["R1", "R2", "Y3", "Y4", "B9"])
@@ -447,7 +447,7 @@ def test_w4_challenge_guilty_w4_player_draws_four_challenger_plays_named_colour(
 
 
 def test_w4_challenge_innocent_challenger_draws_six_and_loses_turn():
-    """RULES.md 2 (W4): innocent: the challenger draws 6 and loses the turn."""
+    """docs/rules.md 2 (W4): innocent: the challenger draws 6 and loses the turn."""
     six = ["R1", "R2", "Y3", "Y4", "B8", "B9"]
     game = scen([["G3", "W4", "B1"], ["G7", "Y2"], ["B1", "B2"], ["Y1", "Y2"]],
                 draw_pile=[*six, "G9"])
@@ -461,7 +461,7 @@ def test_w4_challenge_innocent_challenger_draws_six_and_loses_turn():
 
 
 def test_w4_guilt_judged_against_colour_in_force_before_it():
-    """RULES.md 2 precise points: guilt is judged against the colour in force before the
+    """docs/rules.md 2 precise points: guilt is judged against the colour in force before the
     W4 (the named colour after a wild), not the colour it names."""
     # colour in force B, no blue held: innocent, even naming red while holding R2
     game = scen([["W4", "R2", "G3"], ["G7", "Y2"], ["B1", "B2"]], top="W", color="B",
@@ -480,7 +480,7 @@ def test_w4_guilt_judged_against_colour_in_force_before_it():
 
 
 def test_w4_guilt_ignores_number_matches_and_other_wilds():
-    """RULES.md 2 precise points: other wilds never count; a number match of another
+    """docs/rules.md 2 precise points: other wilds never count; a number match of another
     colour is not a card of the current colour."""
     game = scen([["W4", "G5", "W"], ["G7", "Y2"], ["B1", "B2"]],
                 draw_pile=["R1", "R2", "R3", "R4", "R6", "R7"])
@@ -492,7 +492,7 @@ def test_w4_guilt_ignores_number_matches_and_other_wilds():
 
 
 def test_w4_guilt_judged_at_play_time_not_after_later_draws():
-    """RULES.md 2 precise points: cards drawn after the W4 do not change the verdict.
+    """docs/rules.md 2 precise points: cards drawn after the W4 do not change the verdict.
     Here the W4 player is caught (UNO) and draws a red card before the challenge."""
     six = ["Y3", "Y4", "Y5", "Y6", "Y7", "Y8"]
     game = scen([["W4", "G3"], ["G7", "Y2"], ["B1", "B2"], ["Y1", "Y2"]],
@@ -512,7 +512,7 @@ def test_w4_guilt_judged_at_play_time_not_after_later_draws():
 
 
 def test_skip_skips_next_player():
-    """RULES.md 2 (Effects): ``S`` skips the next player."""
+    """docs/rules.md 2 (Effects): ``S`` skips the next player."""
     game = scen([["RS", "G1", "B2"], ["R1", "G2"], ["B1", "B2"], ["Y1", "Y2"]])
     game.play("RS")
     assert (game.current_player, game.top, game.color, game.direction) == (2, "RS", "R", 1)
@@ -521,7 +521,7 @@ def test_skip_skips_next_player():
 
 
 def test_skip_counter_clockwise():
-    """RULES.md 2 (Effects): ``S`` skips the next player in the current direction."""
+    """docs/rules.md 2 (Effects): ``S`` skips the next player in the current direction."""
     game = scen([["Y1", "Y2"], ["GS", "G1", "B2"], ["B1", "B2"], ["Y1", "Y2"]], top="G5",
                 current=1, direction=-1)
     game.play("GS")
@@ -529,7 +529,7 @@ def test_skip_counter_clockwise():
 
 
 def test_reverse_changes_direction_four_players():
-    """RULES.md 2 (Effects): ``R`` reverses direction."""
+    """docs/rules.md 2 (Effects): ``R`` reverses direction."""
     game = scen([["RR", "G1", "B2"], ["R1", "G2"], ["B1", "B2"], ["R7", "Y2", "Y3"]])
     game.play("RR")
     assert (game.current_player, game.direction, game.top) == (3, -1, "RR")
@@ -541,7 +541,7 @@ def test_reverse_changes_direction_four_players():
 
 
 def test_draw_two_next_draws_two_and_is_skipped_no_stacking():
-    """RULES.md 2 (Effects): ``D2``: the next player draws 2 and is skipped (no stacking:
+    """docs/rules.md 2 (Effects): ``D2``: the next player draws 2 and is skipped (no stacking:
     holding a D2 gives them no decision)."""
     game = scen([["RD2", "G1", "B2"], ["BD2", "G2"], ["B1", "B2"], ["Y1", "Y2"]],
                 draw_pile=["G9", "Y4", "B7"])
@@ -553,7 +553,7 @@ def test_draw_two_next_draws_two_and_is_skipped_no_stacking():
 
 
 def test_draw_two_counter_clockwise():
-    """RULES.md 2 (Effects): the D2 victim is the next player in the current direction."""
+    """docs/rules.md 2 (Effects): the D2 victim is the next player in the current direction."""
     game = scen([["RD2", "G1", "B2"], ["B9", "G2"], ["B1", "B2"], ["Y1", "Y2"]],
                 draw_pile=["G9", "Y4"], direction=-1)
     game.play("RD2")
@@ -562,7 +562,7 @@ def test_draw_two_counter_clockwise():
 
 
 def test_wild_names_colour_next_player_moves():
-    """RULES.md 2 (Effects): ``W`` names a colour; the next player plays to it."""
+    """docs/rules.md 2 (Effects): ``W`` names a colour; the next player plays to it."""
     game = scen([["W", "G1", "B2"], ["B4", "R7", "G5"], ["B1", "B2"]])
     game.play("W:B")
     assert (game.top, game.color, game.current_player, game.phase) == ("W", "B", 1, "play")
@@ -576,7 +576,7 @@ def test_wild_names_colour_next_player_moves():
 
 
 def test_two_players_reverse_acts_as_skip_and_flips_direction():
-    """RULES.md 2 (Two players; precise points): ``R`` acts as ``S``; it flips the
+    """docs/rules.md 2 (Two players; precise points): ``R`` acts as ``S``; it flips the
     direction and the same player moves again."""
     game = scen([["RR", "R1", "B2"], ["G1", "G2"]])
     game.play("RR")
@@ -587,7 +587,7 @@ def test_two_players_reverse_acts_as_skip_and_flips_direction():
 
 
 def test_two_players_skip_same_player_again():
-    """RULES.md 2 (Two players): after ``S`` the same player moves again."""
+    """docs/rules.md 2 (Two players): after ``S`` the same player moves again."""
     game = scen([["RS", "R1", "B2"], ["G1", "G2"]])
     game.play("RS")
     assert (game.current_player, game.direction, game.phase) == (0, 1, "play")
@@ -595,7 +595,7 @@ def test_two_players_skip_same_player_again():
 
 
 def test_two_players_draw_two_same_player_again():
-    """RULES.md 2 (Two players): after ``D2`` the same player moves again."""
+    """docs/rules.md 2 (Two players): after ``D2`` the same player moves again."""
     game = scen([["RD2", "R1", "B2"], ["G1", "G2"]], draw_pile=["Y5", "Y6"])
     game.play("RD2")
     assert hand(game, 1) == ["G1", "G2", "Y5", "Y6"]
@@ -603,14 +603,14 @@ def test_two_players_draw_two_same_player_again():
 
 
 def test_two_players_wild_passes_the_turn():
-    """RULES.md 2 (Two players): a plain ``W`` is not in the list: the other player moves."""
+    """docs/rules.md 2 (Two players): a plain ``W`` is not in the list: the other player moves."""
     game = scen([["W", "R1", "B2"], ["G1", "G2"]])
     game.play("W:G")
     assert (game.current_player, game.color) == (1, "G")
 
 
 def test_two_players_w4_without_bluff_same_player_again():
-    """RULES.md 2 (Two players): after ``W4`` the same player moves again."""
+    """docs/rules.md 2 (Two players): after ``W4`` the same player moves again."""
     game = scen([["W4", "G1", "B2"], ["G1", "G2"]], bluff=False,
                 draw_pile=["Y5", "Y6", "Y7", "Y8"])
     game.play("W4:B")
@@ -625,7 +625,7 @@ def test_two_players_w4_without_bluff_same_player_again():
     ("challenge", True, 0, 4, 1),
 ])
 def test_two_players_w4_challenge_outcomes(answer, guilty, drawer, drawn, next_seat):
-    """RULES.md 2 (W4; Two players): accept or an innocent verdict: the W4 player moves
+    """docs/rules.md 2 (W4; Two players): accept or an innocent verdict: the W4 player moves
     again; a guilty verdict: the challenger plays."""
     own = ["W4", "R1", "B2"] if guilty else ["W4", "G1", "B2"]
     game = scen([own, ["G1", "G2"]], draw_pile=["Y3", "Y4", "Y5", "Y6", "Y7", "Y8", "Y9"])
@@ -644,7 +644,7 @@ def test_two_players_w4_challenge_outcomes(answer, guilty, drawer, drawn, next_s
 
 
 def test_uno_offered_only_with_exactly_two_cards_and_a_playable_card():
-    """RULES.md 2 precise points: ``uno`` is offered holding exactly two cards at a
+    """docs/rules.md 2 precise points: ``uno`` is offered holding exactly two cards at a
     decision where a card may be played."""
     assert moves(scen([["R3", "G7"], ["G1", "G2"], ["B1"]])) == {"R3", "draw", "uno"}
     assert moves(scen([["B3", "G7"], ["G1", "G2"], ["B1"]])) == {"draw"}
@@ -658,7 +658,7 @@ def test_uno_offered_only_with_exactly_two_cards_and_a_playable_card():
 
 
 def test_uno_call_once_per_turn_then_play_is_not_catchable():
-    """RULES.md 2 (UNO call; precise points): once per turn; a player who called and then
+    """docs/rules.md 2 (UNO call; precise points): once per turn; a player who called and then
     plays down to one card cannot be caught."""
     game = scen([["R3", "G7"], ["G1", "G2", "R8"], ["B1", "B2"]])
     game.play("uno")
@@ -671,7 +671,7 @@ def test_uno_call_once_per_turn_then_play_is_not_catchable():
 
 
 def test_uno_after_drawing_a_playable_card():
-    """RULES.md 2 precise points: ``uno`` is also offered right after drawing a playable
+    """docs/rules.md 2 precise points: ``uno`` is also offered right after drawing a playable
     card (two cards held); calling it protects the play."""
     game = scen([["G7"], ["G1", "G2", "R8"], ["B1", "B2"]], draw_pile=["R9"])
     game.play("draw")
@@ -684,7 +684,7 @@ def test_uno_after_drawing_a_playable_card():
 
 
 def test_uno_not_offered_after_drawing_an_unplayable_card_or_with_three():
-    """RULES.md 2 precise points: no ``uno`` when no card may be played."""
+    """docs/rules.md 2 precise points: no ``uno`` when no card may be played."""
     game = scen([["G7"], ["G1", "G2", "R8"], ["B1", "B2"]], draw_pile=["B9"])
     game.play("draw")
     assert (game.current_player, game.phase) == (1, "play")
@@ -696,7 +696,7 @@ def test_uno_not_offered_after_drawing_an_unplayable_card_or_with_three():
 
 
 def test_uno_catch_offender_draws_two_catcher_decision_stays_open():
-    """RULES.md 2 (UNO call; precise points): the next player's first action may be
+    """docs/rules.md 2 (UNO call; precise points): the next player's first action may be
     ``catch`` (the offender draws 2); ``catch`` does not end that decision."""
     game = scen([["R3", "G7"], ["R8", "B1", "Y1"], ["G2", "G3", "G4"]],
                 draw_pile=["B6", "Y6", "Y9"])
@@ -713,7 +713,7 @@ def test_uno_catch_offender_draws_two_catcher_decision_stays_open():
 
 
 def test_uno_catch_chance_closed_by_any_other_move():
-    """RULES.md 2 precise points: any other move closes the chance to catch."""
+    """docs/rules.md 2 precise points: any other move closes the chance to catch."""
     game = scen([["R3", "G7"], ["R8", "B1", "Y1"], ["G2", "G3", "G4"]])
     game.play("R3")
     game.play("R8")
@@ -729,7 +729,7 @@ def test_uno_catch_chance_closed_by_any_other_move():
 
 
 def test_uno_catch_offered_beside_challenge_and_accept():
-    """RULES.md 2 precise points: the chance is offered with whatever else is legal there
+    """docs/rules.md 2 precise points: the chance is offered with whatever else is legal there
     (also beside ``challenge``/``accept``); after it the decision stays open."""
     game = scen([["W4", "G3"], ["G7", "Y2"], ["B1", "B2"]],
                 draw_pile=["B6", "Y6", "R1", "R2", "R3", "R4"])
@@ -745,7 +745,7 @@ def test_uno_catch_offered_beside_challenge_and_accept():
 
 
 def test_uno_catch_after_playing_a_drawn_card_without_call():
-    """RULES.md 2 precise points: catchable when a play in their turn leaves one card
+    """docs/rules.md 2 precise points: catchable when a play in their turn leaves one card
     without a call, also the play of a card just drawn."""
     game = scen([["G7"], ["G1", "G2", "R8"], ["B1", "B2"]], draw_pile=["R9", "B5", "B6"])
     game.play("draw")
@@ -757,7 +757,7 @@ def test_uno_catch_after_playing_a_drawn_card_without_call():
 
 
 def test_uno_not_catchable_when_one_card_is_left_without_a_play():
-    """RULES.md 2 precise points: only a *play* in the turn that leaves one card makes
+    """docs/rules.md 2 precise points: only a *play* in the turn that leaves one card makes
     the player catchable (holding one card after a fruitless draw does not)."""
     hands = spread([["G7"], ["B1", "B2"]], 3, ["R5"])
     game = scen(hands, top="R5")
@@ -767,7 +767,7 @@ def test_uno_not_catchable_when_one_card_is_left_without_a_play():
 
 
 def test_uno_call_covers_that_turn_only():
-    """RULES.md 2 precise points: a call covers that turn only; a later play down to one
+    """docs/rules.md 2 precise points: a call covers that turn only; a later play down to one
     card without a new call is catchable."""
     game = scen([["R3", "G7"], ["B1", "B2", "B3"]], draw_pile=["R9", "Y1", "G1", "Y5", "Y6"])
     game.play("uno")
@@ -786,7 +786,7 @@ def test_uno_call_covers_that_turn_only():
 
 
 def test_uno_catch_chance_passes_over_skipped_player():
-    """RULES.md 2 precise points: a skipped player makes no decision, so the chance passes
+    """docs/rules.md 2 precise points: a skipped player makes no decision, so the chance passes
     over them to the next decider."""
     game = scen([["RS", "G7"], ["R8", "B1", "Y1"], ["G2", "G3", "G4"]],
                 draw_pile=["B6", "Y6"])
@@ -808,7 +808,7 @@ def test_uno_catch_chance_passes_over_skipped_player():
 
 @pytest.mark.parametrize("card", ["RS", "RR", "RD2"])
 def test_uno_no_catch_when_next_decision_is_offenders_own(card):
-    """RULES.md 2 precise points: if the next decision is the offender's own (two players
+    """docs/rules.md 2 precise points: if the next decision is the offender's own (two players
     after S, R, D2), there is no chance to catch."""
     game = scen([[card, "G7"], ["R8", "B1", "Y1"]], draw_pile=["B6", "Y6"])
     game.play(card)
@@ -818,7 +818,7 @@ def test_uno_no_catch_when_next_decision_is_offenders_own(card):
 
 
 def test_uno_two_players_opponent_may_catch():
-    """RULES.md 2 (UNO call): with two players the opponent is the next decider."""
+    """docs/rules.md 2 (UNO call): with two players the opponent is the next decider."""
     game = scen([["R3", "G7"], ["R8", "B1", "Y1"]], draw_pile=["B6", "Y6"])
     game.play("R3")
     assert moves(game) == {"R8", "draw", "catch"}
@@ -828,7 +828,7 @@ def test_uno_two_players_opponent_may_catch():
 
 
 def test_uno_call_false_has_no_uno_or_catch_moves():
-    """RULES.md 2 (UNO call): ``uno_call=False`` makes the call implicit."""
+    """docs/rules.md 2 (UNO call): ``uno_call=False`` makes the call implicit."""
     game = scen([["R3", "G7"], ["R8", "B1", "Y1"], ["G2", "G3"]], uno_call=False)
     assert moves(game) == {"R3", "draw"}
     game.play("R3")
@@ -843,7 +843,7 @@ def test_uno_call_false_has_no_uno_or_catch_moves():
 
 
 def test_uno_catch_does_not_count_as_a_turn():
-    """RULES.md 2 precise points (``max_turns`` counts turns that have ended): a catch
+    """docs/rules.md 2 precise points (``max_turns`` counts turns that have ended): a catch
     is not a turn."""
     game = scen([["R3", "G7"], ["R8", "B1", "Y1"], ["G2", "G3"]], draw_pile=["B6", "Y6"],
                 max_turns=2)
@@ -860,7 +860,7 @@ def test_uno_catch_does_not_count_as_a_turn():
 
 
 def test_reshuffle_keeps_top_card_exact():
-    """RULES.md 2 (Empty draw pile): the discard pile except its top card becomes the new
+    """docs/rules.md 2 (Empty draw pile): the discard pile except its top card becomes the new
     draw pile. With one card under the top the result is exact."""
     hands = spread([], 4, ["R5", "B9"])
     game = scen(hands, top="R5", discard=["B9"])
@@ -874,7 +874,7 @@ def test_reshuffle_keeps_top_card_exact():
 
 
 def test_reshuffle_of_a_long_discard_pile():
-    """RULES.md 2 (Empty draw pile): shuffle the discard pile except its top card into a
+    """docs/rules.md 2 (Empty draw pile): shuffle the discard pile except its top card into a
     new draw pile; the top card stays."""
     hands = [["R3", "G7", "B1"], ["G1", "G2", "B4"], ["B1", "B2", "G4"], ["Y1", "G3", "B3"]]
     old = remaining(*hands, ["R5", "Y2"])
@@ -893,7 +893,7 @@ def test_reshuffle_of_a_long_discard_pile():
 
 
 def test_both_piles_dry_draw_ends_the_turn():
-    """RULES.md 2 (Empty draw pile): if no card can be drawn at all, ``draw`` ends the
+    """docs/rules.md 2 (Empty draw pile): if no card can be drawn at all, ``draw`` ends the
     turn."""
     hands = spread([["G7", "B1", "Y3"]], 3, ["R5"])
     game = scen(hands, top="R5")
@@ -907,7 +907,7 @@ def test_both_piles_dry_draw_ends_the_turn():
 
 
 def test_penalty_draw_with_one_reshuffle():
-    """RULES.md 2 precise points: penalty draws take what can be drawn after one
+    """docs/rules.md 2 precise points: penalty draws take what can be drawn after one
     reshuffle (the D2 itself stays on top)."""
     hands = spread([["RD2", "G7", "B1"], ["G1", "G2"]], 4, ["R5", "Y2"])
     game = scen(hands, top="R5", draw_pile=["Y2"])
@@ -918,7 +918,7 @@ def test_penalty_draw_with_one_reshuffle():
 
 
 def test_penalty_draw_short_when_both_piles_run_dry():
-    """RULES.md 2 precise points: if both piles are dry the player draws fewer."""
+    """docs/rules.md 2 precise points: if both piles are dry the player draws fewer."""
     hands = spread([["W4", "G7", "B1"], ["G1", "G2"]], 4, ["R5", "Y2"])
     game = scen(hands, top="R5", draw_pile=["Y2"])
     game.play("W4:G")
@@ -936,7 +936,7 @@ def test_penalty_draw_short_when_both_piles_run_dry():
 
 
 def test_catch_on_dry_piles_draws_what_there_is():
-    """RULES.md 2 precise points: the catch penalty follows the penalty-draw rule."""
+    """docs/rules.md 2 precise points: the catch penalty follows the penalty-draw rule."""
     hands = spread([["R3", "G7"], ["R8", "B1"]], 3, ["R5"])
     game = scen(hands, top="R5")
     game.play("R3")
@@ -951,7 +951,7 @@ def test_catch_on_dry_piles_draws_what_there_is():
 
 
 def test_going_out_wins_round_winner_scores_others_points():
-    """RULES.md 2 (Round end; Points; ``scoring="winner"``): numbers face value, S R D2
+    """docs/rules.md 2 (Round end; Points; ``scoring="winner"``): numbers face value, S R D2
     20, W W4 50; the winner scores everyone else's points."""
     p1 = ["R0", "Y9", "GS", "BR", "RD2", "W", "W4"]  # 0+9+20+20+20+50+50 = 169
     game = scen([["R3"], p1, ["B5", "G1"]])
@@ -969,7 +969,7 @@ def test_going_out_wins_round_winner_scores_others_points():
 
 
 def test_going_out_ends_round_at_once_no_skip_or_reverse():
-    """RULES.md 2 precise points: going out ends the round at once: skip and reverse
+    """docs/rules.md 2 precise points: going out ends the round at once: skip and reverse
     effects are not applied."""
     game = scen([["RR"], ["G1", "G2"], ["B1"]])
     game.play("RR")
@@ -981,7 +981,7 @@ def test_going_out_ends_round_at_once_no_skip_or_reverse():
 
 
 def test_last_card_draw_two_still_makes_next_draw_and_cards_count():
-    """RULES.md 2 (Round end): a last ``D2`` still makes the next player draw; those cards
+    """docs/rules.md 2 (Round end): a last ``D2`` still makes the next player draw; those cards
     count."""
     game = scen([["RD2"], ["G7"], ["B3"]], draw_pile=["Y9", "W"])
     game.play("RD2")
@@ -991,7 +991,7 @@ def test_last_card_draw_two_still_makes_next_draw_and_cards_count():
 
 
 def test_last_card_w4_draws_four_without_challenge():
-    """RULES.md 2 (Round end; precise points): a last ``W4`` still makes the next player
+    """docs/rules.md 2 (Round end; precise points): a last ``W4`` still makes the next player
     draw 4, with no challenge (the player is innocent); those cards count."""
     game = scen([["W4"], ["R7"], ["B3"]], draw_pile=["R1", "R2", "GS", "W"])
     assert moves(game) == wilds("W4") | {"draw"}
@@ -1003,7 +1003,7 @@ def test_last_card_w4_draws_four_without_challenge():
 
 
 def test_last_card_w4_goes_out_while_catch_is_open_two_players():
-    """RULES.md 2 (Round end): the round ends on the last card even when a catch was
+    """docs/rules.md 2 (Round end): the round ends on the last card even when a catch was
     possible; the draws of a last ``W4`` apply to the next player."""
     game = scen([["R3", "G7"], ["W4"]], draw_pile=["B1", "B2", "Y1", "Y2"])
     game.play("R3")
@@ -1014,7 +1014,7 @@ def test_last_card_w4_goes_out_while_catch_is_open_two_players():
 
 
 def test_penalty_scoring_each_player_scores_own_points():
-    """RULES.md 2 (``scoring="penalty"``): each player adds their own remaining points;
+    """docs/rules.md 2 (``scoring="penalty"``): each player adds their own remaining points;
     non-winners' entries hold their points, the winner 0."""
     p1 = ["R0", "Y9", "GS", "BR", "RD2", "W", "W4"]
     game = scen([["R3"], p1, ["B5", "G1"]], scoring="penalty")
@@ -1030,7 +1030,7 @@ def test_penalty_scoring_each_player_scores_own_points():
 
 
 def test_match_scores_accumulate_and_winner_deals_next_round():
-    """RULES.md 2 (Round end; Dealer and order): scores accumulate; in a match the
+    """docs/rules.md 2 (Round end; Dealer and order): scores accumulate; in a match the
     round's winner deals the next round."""
     game = scen([["R0", "Y9"], ["G3"], ["B5", "W"]], top="G5", current=1,
                 target_score=500)
@@ -1044,7 +1044,7 @@ def test_match_scores_accumulate_and_winner_deals_next_round():
 
 
 def test_match_ends_when_winner_reaches_target():
-    """RULES.md 2 (``scoring="winner"``): first to ``target_score`` wins the match."""
+    """docs/rules.md 2 (``scoring="winner"``): first to ``target_score`` wins the match."""
     game = scen([["R3"], ["W", "W", "W4"]], target_score=150)
     game.play("R3")
     assert game.scores == [150, 0] and game.round_points == [150, 0]
@@ -1054,7 +1054,7 @@ def test_match_ends_when_winner_reaches_target():
 
 
 def test_match_not_over_one_point_below_target():
-    """RULES.md 2 (``scoring="winner"``): below the target the match goes on."""
+    """docs/rules.md 2 (``scoring="winner"``): below the target the match goes on."""
     game = scen([["R3"], ["W", "W", "W4"]], target_score=151)
     game.play("R3")
     assert (game.winner, game.round, game.dealer, game.scores) == (None, 2, 0, [150, 0])
@@ -1062,7 +1062,7 @@ def test_match_not_over_one_point_below_target():
 
 
 def test_match_penalty_scoring_lowest_total_wins_when_one_reaches_target():
-    """RULES.md 2 (``scoring="penalty"``): each adds their own points; when one reaches
+    """docs/rules.md 2 (``scoring="penalty"``): each adds their own points; when one reaches
     the target the lowest total wins."""
     game = scen([["R3"], ["W", "W", "RS"], ["BS", "Y9", "R1"]], scoring="penalty",
                 target_score=100)
@@ -1078,7 +1078,7 @@ def test_match_penalty_scoring_lowest_total_wins_when_one_reaches_target():
 
 
 def test_match_reward_score_every_round():
-    """RULES.md 7: ``reward="score"`` gives the round points at the end of each round,
+    """docs/rules.md 7: ``reward="score"`` gives the round points at the end of each round,
     also between the rounds of a match."""
     game = scen([["R3"], ["R1", "R9"], ["GS", "B7", "Y3"]], reward="score",
                 target_score=500)
@@ -1104,7 +1104,7 @@ def _play_round_out(game: Game, limit: int = 3000) -> None:
 
 
 def test_match_played_to_target_scores_dealer_and_rewards():
-    """RULES.md 2 (matches) and 7: a whole match: each round adds its points, the round
+    """docs/rules.md 2 (matches) and 7: a whole match: each round adds its points, the round
     winner deals the next, the match ends at the target and only then rewards come."""
     game = Game(num_players=3, seed=0, target_score=200)
     rounds = 0
@@ -1135,7 +1135,7 @@ def test_match_played_to_target_scores_dealer_and_rewards():
 
 
 def test_max_turns_truncates_round():
-    """RULES.md 2 (Turn limit) and 7: ``max_turns`` ends a round by truncation; no
+    """docs/rules.md 2 (Turn limit) and 7: ``max_turns`` ends a round by truncation; no
     winner, rewards 0."""
     game = scen([["R3", "G1"], ["R4", "G2"], ["R6", "G4"]], max_turns=2, uno_call=False)
     game.play("R3")
@@ -1148,7 +1148,7 @@ def test_max_turns_truncates_round():
 
 
 def test_max_turns_counts_only_ended_turns():
-    """RULES.md 2 precise points: ``max_turns`` counts turns that have ended (a skipped
+    """docs/rules.md 2 precise points: ``max_turns`` counts turns that have ended (a skipped
     player has no turn; a decision after a draw is still the same turn)."""
     game = scen([["RS", "G1", "G5"], ["R4", "G2", "G6"], ["R6", "G4", "G8"]], max_turns=2)
     game.play("RS")
@@ -1172,7 +1172,7 @@ def test_max_turns_counts_only_ended_turns():
 
 
 def test_max_turns_going_out_on_last_turn_is_a_win():
-    """RULES.md 2 (Round end): going out on the turn that reaches ``max_turns`` still
+    """docs/rules.md 2 (Round end): going out on the turn that reaches ``max_turns`` still
     wins the round."""
     game = scen([["R3"], ["G2", "G6"], ["G4", "G8"]], max_turns=1)
     game.play("R3")
@@ -1185,7 +1185,7 @@ def test_max_turns_going_out_on_last_turn_is_a_win():
 
 
 def test_rewards_win_is_zero_sum_four_players():
-    """RULES.md 7: the winner gets +1, every other player -1/(N-1)."""
+    """docs/rules.md 7: the winner gets +1, every other player -1/(N-1)."""
     game = scen([["Y1", "Y2"], ["R3"], ["G1"], ["B1"]], current=1)
     assert game.rewards == [0.0] * 4
     game.play("R3")
@@ -1194,14 +1194,14 @@ def test_rewards_win_is_zero_sum_four_players():
 
 
 def test_rewards_zero_during_play():
-    """RULES.md 7: rewards come only with the end of the episode."""
+    """docs/rules.md 7: rewards come only with the end of the episode."""
     game = scen([["R3", "G1", "B1"], ["R4", "G2"], ["R6", "G4"]])
     game.play("R3")
     assert game.rewards == [0.0, 0.0, 0.0]
 
 
 def test_rewards_score_gives_round_points():
-    """RULES.md 7: ``reward="score"``: the winner +points, others their own points
+    """docs/rules.md 7: ``reward="score"``: the winner +points, others their own points
     negative."""
     game = scen([["R3"], ["R1", "R9"], ["GS", "B7", "Y3"]], reward="score")
     game.play("R3")
@@ -1215,7 +1215,7 @@ def test_rewards_score_gives_round_points():
 
 
 def test_illegal_move_raises_naming_legal_moves_state_unchanged():
-    """RULES.md 1 (moves): a move that is not legal raises ValueError naming the legal
+    """docs/rules.md 1 (moves): a move that is not legal raises ValueError naming the legal
     moves; the state is unchanged."""
     game = scen([["R3", "G7", "B1"], ["G1", "G2"], ["B1", "B2"]], draw_pile=["Y1"])
     before = snapshot(game)
@@ -1236,7 +1236,7 @@ def test_illegal_move_raises_naming_legal_moves_state_unchanged():
 
 
 def test_scenario_naming_too_many_copies_is_an_error():
-    """RULES.md 2 (Deck): naming more copies of a card than the deck has raises."""
+    """docs/rules.md 2 (Deck): naming more copies of a card than the deck has raises."""
     with pytest.raises(ValueError, match="only 1 'R0'"):
         scen([["R0", "R0"], ["G1"]])
     with pytest.raises(ValueError, match="W"):
@@ -1252,7 +1252,7 @@ def test_scenario_naming_too_many_copies_is_an_error():
 
 
 def test_scenario_bad_colour_seat_or_direction_are_errors():
-    """RULES.md 1 (scenario set-up): contradictory or impossible positions raise."""
+    """docs/rules.md 1 (scenario set-up): contradictory or impossible positions raise."""
     with pytest.raises(ValueError, match="contradicts"):
         scen([["R1"], ["G1"]], top="R5", color="G")
     with pytest.raises(ValueError, match="current"):
@@ -1262,7 +1262,7 @@ def test_scenario_bad_colour_seat_or_direction_are_errors():
 
 
 def test_unknown_preset_rule_flag_players_or_seed_are_errors():
-    """RULES.md 2 (preset ``classic``; 2-10 players) and rule flags: clear ValueErrors."""
+    """docs/rules.md 2 (preset ``classic``; 2-10 players) and rule flags: clear ValueErrors."""
     with pytest.raises(ValueError, match="preset"):
         Game(preset="nope")
     with pytest.raises(ValueError, match="preset"):

@@ -1,6 +1,6 @@
-"""Independent cross-check of UNO Flip (RULES.md 5) and UNO One Piece (RULES.md 6).
+"""Independent cross-check of UNO Flip (docs/rules.md 5) and UNO One Piece (docs/rules.md 6).
 
-Written from the rules text (RULES.md sections 1, 2, 5, 6 and the "project's reading"
+Written from the rules text (docs/rules.md sections 1, 2, 5, 6 and the "project's reading"
 docstrings of ``engine/flip.py`` / ``engine/onepiece.py``) without reading the variant
 test files. Every test sets up a position with ``Game.from_scenario``, plays moves and
 asserts the exact outcome. Tests marked ``xfail(strict=True)`` document engine bugs.
@@ -29,7 +29,7 @@ def snapshot(g: Game):
 
 
 # =====================================================================================
-# UNO Flip (RULES.md 5)
+# UNO Flip (docs/rules.md 5)
 # =====================================================================================
 
 def test_flip_turns_discard_pile_draw_pile_and_hands():
@@ -104,7 +104,7 @@ def test_flip_f_as_last_card_ends_round_without_turning():
 
 
 def test_flip_scoring_example_98_on_dark_side():
-    """RULES.md 5 worked example: winner in dark, others hold 8, D5, SE, W = 98."""
+    """docs/rules.md 5 worked example: winner in dark, others hold 8, D5, SE, W = 98."""
     g = flip([["R3|P5"], ["R1|T8", "R2|OD5"], ["R4|VSE", "B5|W"]],
              top="B1|P2", side="dark")
     g.play("R3|P5")
@@ -297,7 +297,7 @@ def test_flip_first_card_never_w2_or_f():
 
 
 # =====================================================================================
-# UNO One Piece (RULES.md 6)
+# UNO One Piece (docs/rules.md 6)
 # =====================================================================================
 
 def test_op_ace_skip_skips_two_players():
@@ -736,7 +736,7 @@ def _full_deck(preset):
 
 def test_op_guilty_challenge_after_catch_reshuffle_restores_card_under_w4():
     """A catch during a pending challenge reshuffles the pile; the card under the W4
-    is kept so the guilty verdict can restore it (RULES.md 6, precise points)."""
+    is kept so the guilty verdict can restore it (docs/rules.md 6, precise points)."""
     from collections import Counter
     hands = [["W4", "R5"], ["B2", "B3"], ["Y2", "Y3"]]
     rest = _full_deck("onepiece") - Counter(c for h in hands for c in h) \
@@ -930,7 +930,7 @@ def test_flip_bluff_false_masks_illegal_w2_and_skips_challenge():
 
 
 def test_flip_opponents_see_the_other_side():
-    """RULES.md 5: the other side of every card in a hand is public (observation)."""
+    """docs/rules.md 5: the other side of every card in a hand is public (observation)."""
     from uno_env.engine.observe import observation_slices
     g = flip([["RF|V8", "Y2|T8", "G4|V1"], ["B9|P5", "Y3|T9"], ["G2|O3", "B2|V2"]],
              top="R7|O2", discard=["B3|P4"])

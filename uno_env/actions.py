@@ -4,7 +4,7 @@ One ``gymnasium.spaces.Discrete(layout.size)`` per (deck, rules, players). Ids c
 named blocks; for the classic 108-card deck (54 card types: 52 coloured, 2 wild):
 
 ==============  ==========  ==========================================================
-block           ids         meaning (RULES.md section 1 notation)
+block           ids         meaning (docs/rules.md section 1 notation)
 ==============  ==========  ==========================================================
 ``PLAY``        0 - 51      play the coloured card of type ``t`` (``R5``, ``GS``, ``BD2``)
 ``WILD``        52 - 59     play wild type ``w`` naming colour slot ``c``: id
@@ -44,7 +44,7 @@ slot ``c`` means R Y G B on the light side (P T O V on Flip's dark side). The la
 other decks is built by the same function, so agents read ``layout`` fields instead of
 hard-coding ids.
 
-UNO Flip (``flip`` deck, RULES.md 5): each of the 112 physical cards is a card type
+UNO Flip (``flip`` deck, docs/rules.md 5): each of the 112 physical cards is a card type
 (ordered by light face, ``cards.flip_deck``), and since the pairing of sides is drawn
 per match, any type may show a coloured or a wild face. Every type therefore has one
 ``PLAY`` action and four ``WILD`` actions; the mask offers the ones that fit the face in
@@ -164,7 +164,7 @@ class ActionLayout:
         return int(hits[0])
 
     def decode(self, action: int, side: int = 0, dark=None) -> str:
-        """Action id -> move string (RULES.md section 1); ``dark``: the match's pairing
+        """Action id -> move string (docs/rules.md section 1); ``dark``: the match's pairing
         (flip deck)."""
         a = int(action)
         if not 0 <= a < self.size:
@@ -287,7 +287,7 @@ def build_layout(deck: Deck, rules: Rules, num_players: int) -> ActionLayout:
     num_swap = num_players - 1 if rules.seven_zero or (has_wx and rules.wx_rule == "swap") \
         else 0
     size = draw + 10 + num_swap
-    # One Piece blocks (RULES.md 6): ACE+X per coloured action type, give:X per type
+    # One Piece blocks (docs/rules.md 6): ACE+X per coloured action type, give:X per type
     onepiece = rules.deck == "onepiece110"
     first = faces[:, 0]
     ace_slot_type = np.flatnonzero(

@@ -1,4 +1,4 @@
-"""Card tables as arrays, and the card notation of RULES.md section 1.
+"""Card tables as arrays, and the card notation of docs/rules.md section 1.
 
 A deck is described in three layers, all plain numpy arrays so the kernels can read them:
 
@@ -123,7 +123,7 @@ class Deck:
         return cache
 
 
-# Points (RULES.md section 2, 4 and 6): numbers face value, S R D2 20, W W4 50, WS WX 40.
+# Points (docs/rules.md section 2, 4 and 6): numbers face value, S R D2 20, W W4 50, WS WX 40.
 _CLASSIC_POINTS = {SKIP: 20, REVERSE: 20, DRAW2: 20, WILD: 50, WILD4: 50,
                    WILD_SHUFFLE: 40, WILD_CUSTOM: 40,
                    SHANKS: 50, BLACKBEARD: 50, ACE: 50, HANCOCK: 50}
@@ -143,7 +143,7 @@ def _single_sided(name: str, coloured: list[tuple[int, int, int]],
 
 
 def classic_deck(extra_wilds: tuple[tuple[int, int], ...] = ()) -> Deck:
-    """The official 108 cards (RULES.md section 2): per colour one 0, two each of 1-9, S,
+    """The official 108 cards (docs/rules.md section 2): per colour one 0, two each of 1-9, S,
     R, D2; four W and four W4. ``extra_wilds`` adds (rank, count) rows, e.g. classic112."""
     coloured = []
     for color in LIGHT_COLORS:
@@ -154,17 +154,17 @@ def classic_deck(extra_wilds: tuple[tuple[int, int], ...] = ()) -> Deck:
 
 
 def classic112_deck() -> Deck:
-    """``classic112`` (RULES.md 4): the 108 cards plus one ``WS`` (Wild Shuffle Hands)
+    """``classic112`` (docs/rules.md 4): the 108 cards plus one ``WS`` (Wild Shuffle Hands)
     and three ``WX`` (Wild Customizable), 40 points each."""
     return classic_deck(((WILD_SHUFFLE, 1), (WILD_CUSTOM, 3)))
 
 
 def onepiece_deck(shanks: int = 2, blackbeard: int = 2, ace: int = 1,
                   hancock: int = 1) -> Deck:
-    """``onepiece110`` (RULES.md 6, seed 000): the classic coloured cards; of the eight
+    """``onepiece110`` (docs/rules.md 6, the One Piece rule sheet): the classic coloured cards; of the eight
     wilds two ``W`` are ``SHK`` (Shanks) and two ``W4`` are ``BBD`` (Blackbeard); plus one
     ``ACE`` (Fire Fist Ace) and one ``HAN`` (Hancock). The special cards' counts are
-    arguments (RULES.md 6: "all configurable"); ``W``/``W4`` fill up to four each.
+    arguments (docs/rules.md 6: "all configurable"); ``W``/``W4`` fill up to four each.
     Luffy cards are the ``1`` s. Special cards score 50."""
     for name, n in (("shanks", shanks), ("blackbeard", blackbeard), ("ace", ace),
                     ("hancock", hancock)):
@@ -181,14 +181,14 @@ def onepiece_deck(shanks: int = 2, blackbeard: int = 2, ace: int = 1,
     return _single_sided("onepiece110", coloured, wild)
 
 
-# UNO Flip points (RULES.md 5): numbers face value; D1 10; D5 20; R S F 20; SE 30; W 40;
+# UNO Flip points (docs/rules.md 5): numbers face value; D1 10; D5 20; R S F 20; SE 30; W 40;
 # W2 50; WC 60 (scored on the side the round ended on).
 _FLIP_POINTS = {DRAW1: 10, DRAW5: 20, REVERSE: 20, SKIP: 20, FLIP: 20, SKIP_EVERYONE: 30,
                 WILD: 40, WILD2: 50, WILD_COLOR: 60}
 
 
 def flip_deck() -> Deck:
-    """UNO Flip (RULES.md 5): 112 double-sided cards. Light side: per colour R Y G B two
+    """UNO Flip (docs/rules.md 5): 112 double-sided cards. Light side: per colour R Y G B two
     each 1-9, D1, R, S, F; four W, four W2. Dark side: per colour P T O V two each 1-9,
     D5, R, SE, F; four W, four WC.
 

@@ -1,4 +1,4 @@
-"""The rules record: every rule option of RULES.md as one frozen dataclass, named presets
+"""The rules record: every rule option of docs/rules.md as one frozen dataclass, named presets
 of it, validation with clear errors, and compilation to the ``int32`` array the kernels
 read (slots ``R_*`` in :mod:`uno_env.engine.codes`).
 
@@ -6,7 +6,7 @@ A preset is just a named :class:`Rules`; keyword arguments override its fields::
 
     rules = make_rules("classic", bluff=False, target_score=500)
 
-The house rules of RULES.md sections 3 and 4 (``stack``, ``seven_zero``, ``jump_in``,
+The house rules of docs/rules.md sections 3 and 4 (``stack``, ``seven_zero``, ``jump_in``,
 ``force_play``, ``no_draw_if_playable``, ``draw_until_playable``, ``multi_play``,
 ``teams``, ``wx_rule``, ``ws_last_card_wins``) combine freely; their kernels are in
 ``uno_env.engine.house``. UNO One Piece (section 6, preset ``onepiece``) adds
@@ -29,17 +29,17 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 10
 
 @dataclass(frozen=True)
 class Rules:
-    """All rule options. Defaults are the official classic rules (RULES.md section 2)."""
+    """All rule options. Defaults are the official classic rules (docs/rules.md section 2)."""
 
     deck: str = "classic108"
     #: cards dealt to each player
     hand_size: int = 7
-    #: allow an illegal Wild Draw Four (and its challenge); False masks it (RULES.md 2)
+    #: allow an illegal Wild Draw Four (and its challenge); False masks it (docs/rules.md 2)
     bluff: bool = True
     #: explicit `uno` calls and `catch`; False makes the call implicit
     uno_call: bool = True
     #: "winner" (winner scores the others' cards), "penalty" (each scores their own) or,
-    #: with the onepiece deck, "elimination" (seed 000; RULES.md 6 and the README)
+    #: with the onepiece deck, "elimination" (the One Piece rule sheet; docs/rules.md 6 and the README)
     scoring: str = "winner"
     #: match length in points; 0 = a single round (the RL default)
     target_score: int = 0
@@ -48,9 +48,9 @@ class Rules:
     max_turns: int = 1000
     #: seat that deals the first round (play starts at dealer + 1)
     dealer: int = 0
-    #: "win" (+1 / -1/(N-1), zero-sum) or "score" (round points; RULES.md 7)
+    #: "win" (+1 / -1/(N-1), zero-sum) or "score" (round points; docs/rules.md 7)
     reward: str = "win"
-    # --- house rules (RULES.md 3; issue [house-rules]) ---
+    # --- house rules (docs/rules.md 3; issue [house-rules]) ---
     teams: bool = False
     stack: str = "none"
     seven_zero: bool = False
@@ -59,19 +59,19 @@ class Rules:
     no_draw_if_playable: bool = False
     draw_until_playable: bool = False
     multi_play: bool = False
-    # --- classic112 (RULES.md 4) ---
+    # --- classic112 (docs/rules.md 4) ---
     wx_rule: str = "wild"
     ws_last_card_wins: bool = False
-    # --- UNO One Piece (RULES.md 6; only with deck="onepiece110") ---
+    # --- UNO One Piece (docs/rules.md 6; only with deck="onepiece110") ---
     #: copies of SHK, BBD, ACE, HAN (SHK and BBD replace W and W4 cards)
     onepiece_cards: tuple = (2, 2, 1, 1)
-    #: a guilty W4: "return" (seed 000: the card goes back to its player's hand, top and
-    #: colour revert) or "classic" (RULES.md 2: it stays, its player draws 4)
+    #: a guilty W4: "return" (the One Piece rule sheet: the card goes back to its player's hand, top and
+    #: colour revert) or "classic" (docs/rules.md 2: it stays, its player draws 4)
     challenge: str = "classic"
-    #: Shanks gives a card with "all" player counts (RULES.md 6) or "two_players" only
-    #: (seed 000's text; with more players it is a plain wild)
+    #: Shanks gives a card with "all" player counts (docs/rules.md 6) or "two_players" only
+    #: (the One Piece rule sheet's text; with more players it is a plain wild)
     shanks_give: str = "all"
-    #: Blackbeard restricted and challengeable like a W4 (seed 000 groups them); the
+    #: Blackbeard restricted and challengeable like a W4 (the One Piece rule sheet groups them); the
     #: project's reading (False) is a plain "next draws 2 and is skipped"
     bbd_challenge: bool = False
 
@@ -110,7 +110,7 @@ class Rules:
         _int_range("dealer", self.dealer, 0, MAX_PLAYERS - 1)
         if self.teams and self.scoring != "winner":
             raise ValueError("teams=True scores the winning team (scoring='winner'); "
-                             "scoring='penalty' has no team reading in RULES.md")
+                             "scoring='penalty' has no team reading in docs/rules.md")
         if self.deck not in DECKS_WITH_WS_WX and (self.wx_rule != "wild"
                                                   or self.ws_last_card_wins):
             raise ValueError(f"wx_rule and ws_last_card_wins apply to decks with WS/WX "
@@ -123,7 +123,7 @@ class Rules:
             if unsupported:
                 raise ValueError(
                     f"rule flag(s) {', '.join(unsupported)} are not supported with the "
-                    f"{self.deck!r} deck (RULES.md 5 defines no house rules for UNO Flip); "
+                    f"{self.deck!r} deck (docs/rules.md 5 defines no house rules for UNO Flip); "
                     f"leave them at their defaults")
         not_yet = [name for name in _NOT_IMPLEMENTED
                    if getattr(self, name) != getattr(_DEFAULTS, name)]
@@ -135,7 +135,7 @@ class Rules:
 
     def _validate_onepiece(self) -> None:
         """One Piece flags need its deck; house rules that its kernels do not implement
-        are refused by name (RULES.md 6; engine/onepiece.py)."""
+        are refused by name (docs/rules.md 6; engine/onepiece.py)."""
         op_flags = ("onepiece_cards", "challenge", "shanks_give", "bbd_challenge")
         if self.deck != "onepiece110":
             used = [n for n in op_flags if getattr(self, n) != getattr(_DEFAULTS, n)]
@@ -212,25 +212,25 @@ class Rules:
 _DEFAULTS = Rules()
 # Declared for the record's shape; their kernels arrive with later issues.
 _NOT_IMPLEMENTED: tuple[str, ...] = ()
-#: decks holding WS and WX cards (RULES.md 4)
+#: decks holding WS and WX cards (docs/rules.md 4)
 DECKS_WITH_WS_WX = ("classic112",)
 #: house rules the One Piece kernels (engine/onepiece.py) do not implement
 ONEPIECE_UNSUPPORTED = ("stack", "seven_zero", "jump_in", "draw_until_playable",
                         "multi_play")
-#: double-sided decks (RULES.md 5): the kernels of ``engine/flip.py``
+#: double-sided decks (docs/rules.md 5): the kernels of ``engine/flip.py``
 DOUBLE_SIDED_DECKS = ("flip",)
 #: house-rule flags that need ``engine/house.py``; none is supported with the flip deck
 #: (``teams`` only changes scoring, which the flip kernels share with classic)
 _HOUSE_FLAGS = ("stack", "seven_zero", "jump_in", "force_play", "no_draw_if_playable",
                 "draw_until_playable", "multi_play")
 
-#: Named presets, every variant of RULES.md (sections 2-6). House-rule presets
-#: are popular combinations of RULES.md section 3; any flag can be added to any preset.
+#: Named presets, every variant of docs/rules.md (sections 2-6). House-rule presets
+#: are popular combinations of docs/rules.md section 3; any flag can be added to any preset.
 PRESETS: dict[str, Rules] = {
     "classic": Rules(),
-    # RULES.md 4: 108 cards + WS + 3 WX (wx_rule="wild" by default)
+    # docs/rules.md 4: 108 cards + WS + 3 WX (wx_rule="wild" by default)
     "classic112": Rules(deck="classic112"),
-    # RULES.md 5: UNO Flip, 112 double-sided cards (engine/flip.py)
+    # docs/rules.md 5: UNO Flip, 112 double-sided cards (engine/flip.py)
     "flip": Rules(deck="flip"),
     # the "street" rules most people play: stack anything, 7-0, jump-in, draw till you can
     "street": Rules(stack="any", seven_zero=True, jump_in=True, draw_until_playable=True),
@@ -242,15 +242,15 @@ PRESETS: dict[str, Rules] = {
     "jump_in": Rules(jump_in=True),
     # no idle turns: must play a playable card, a drawn playable card must be played
     "strict": Rules(no_draw_if_playable=True, force_play=True),
-    # seed 001: multiple cards of the same number or symbol in one turn, with stacking
+    # the house-rules sheet: multiple cards of the same number or symbol in one turn, with stacking
     "multi": Rules(multi_play=True, stack="same"),
-    # seed 001: teams of two (4 players), winner's team scores the other team's cards
+    # the house-rules sheet: teams of two (4 players), winner's team scores the other team's cards
     "teams": Rules(teams=True),
     # every house rule at once on the 112-card deck (WX as a draw-one)
     "chaos": Rules(deck="classic112", stack="any", seven_zero=True, jump_in=True,
                    force_play=True, no_draw_if_playable=True, draw_until_playable=True,
                    multi_play=True, wx_rule="draw1"),
-    # RULES.md 6 (seed 000): UNO One Piece, 110 cards, the seed's challenge
+    # docs/rules.md 6 (the One Piece rule sheet): UNO One Piece, 110 cards, the sheet's challenge verdict
     "onepiece": Rules(deck="onepiece110", challenge="return"),
 }
 
