@@ -145,8 +145,8 @@ def render_view(view: TableView, who: dict[int, str]) -> list[Text]:
     if view.jump_in_from is not None:
         t = Text(f"jump-in window: {who[view.jump_in_from]} played ")
         t.append(card_text(view.top))
-        t.append(f"; an identical card jumps in, else {who[view.jump_in_resume]} "
-                 f"decides next")
+        t.append(f"; an identical card may jump in; if nobody does, next to decide: "
+                 f"{who[view.jump_in_resume]}")
         lines.append(t)
     if view.hancock_from is not None:
         t = Text(f"Hancock window: {who[view.hancock_from]} petrified everyone naming ")
