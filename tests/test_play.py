@@ -18,6 +18,7 @@ import pytest
 from typer.testing import CliRunner
 
 from uno_env.cli import app
+from uno_env.engine import codes as C
 from uno_env.game import Game
 from uno_env.play import make_console, play_game, render_view
 from uno_env.table import seat_view, track_uno
@@ -94,23 +95,47 @@ def parse(screen: list[str]) -> dict:
     return info
 
 
+LOG_LINE = re.compile(r"^  (you|player \d+ \([^)]*\))(?:: | (?=shows you their hand))(.*)$")
+
+
 def check_screens(game: Game, text: str, seat: int = 0) -> list[tuple[Game, dict]]:
-    """Replay ``game`` and compare every printed screen with the replayed state."""
+    """Replay ``game`` and compare every printed screen with the replayed state, and
+    the printed moves with its history (each as seen on the side it was made on)."""
     cfg = game.config
     replay = Game(cfg.preset, cfg.num_players, seed=game.seed,
                   **{k: getattr(cfg.rules, k) for k in ("target_score",)})
     parsed = [parse(s) for s in screens(text)]
     mine = [a for s, a in game.action_history if s == seat]
     assert len(parsed) == len(mine) > 0
+    log = [LOG_LINE.match(line).groups() for line in text.splitlines()
+           if LOG_LINE.match(line)]
+    expected = []
     k = 0
     seen = []
     for s, action in game.action_history:
+        side, move = replay.side, replay.move_name(action)
         if s == seat:
             check_screen(replay, parsed[k], seat)
             seen.append((replay.phase, parsed[k]))
             k += 1
+        if move.startswith("give:") and s != seat:
+            expected.append((s, "gives a card to the next player"))
+        else:
+            expected.append((s, shown(move, side)))
+        if s == seat and move == "challenge":  # the W4 player's hand is shown
+            w4 = int(replay._state.info[0, C.I_W4_PLAYER])
+            expected.append((w4, sorted(shown(c, side) for c in replay.hand(w4))))
         replay.step(action)
     assert replay.is_over and replay.winner == game.winner
+    got = []
+    for who, rest in log:
+        s = 0 if who == "you" else int(who.split()[1])
+        s = seat if who == "you" else s
+        if rest.startswith("shows you their hand"):
+            got.append((s, sorted(rest.split(": ", 1)[1].split())))
+        else:
+            got.append((s, rest))
+    assert got == expected
     return seen
 
 
@@ -163,7 +188,8 @@ def screen_text(info: dict) -> list[str]:
 # --- whole games ---------------------------------------------------------------------
 @pytest.mark.parametrize("preset,players,seed", [
     ("classic", 3, 0), ("classic", 2, 5), ("street", 4, 1), ("chaos", 3, 2),
-    ("flip", 3, 2), ("flip", 4, 7), ("onepiece", 3, 3),
+    ("flip", 3, 2), ("flip", 4, 7), ("onepiece", 3, 3), ("onepiece", 2, 1),
+    ("teams", 4, 0),
 ])
 def test_whole_game_screens_match_the_game(preset, players, seed, monkeypatch):
     game, text = run(preset, players, seed, ["1"] * 2000, monkeypatch)
@@ -171,7 +197,11 @@ def test_whole_game_screens_match_the_game(preset, players, seed, monkeypatch):
     check_screens(game, text)
     assert "\x1b[" not in text  # not a terminal: no colour codes
     who = {0: "you", **{s: f"player {s} (heuristic)" for s in range(1, players)}}
-    if game.terminated:
+    if game.terminated and game.config.rules.teams:
+        w = game.winner
+        assert f"=== game over: the winning team is {who[w % 2]} + {who[w % 2 + 2]} ===" \
+            in text
+    elif game.terminated:
         assert f"=== game over: the winner is {who[game.winner]} ===" in text
         assert f"=== round 1 over: {who[game.round_winner]} went out ===" in text
         assert "round points: " + ", ".join(
@@ -345,3 +375,12 @@ def test_cli_colour_flags():
     match = runner.invoke(app, ["play", "--players", "2", "--seed", "3",
                                 "--target-score", "100"], input="1\n" * 5000)
     assert match.exit_code == 0 and "scores (match to 100)" in match.output
+
+
+def test_a_shanks_give_is_seen_by_its_giver_only():
+    from uno_env.play import _log
+    lines = []
+    who = {0: "you", 1: "player 1 (x)"}
+    _log(lambda t: lines.append(str(t)), who, 1, "give:R5", "light", 0)
+    _log(lambda t: lines.append(str(t)), who, 0, "give:R5", "light", 0)
+    assert lines == ["  player 1 (x): gives a card to the next player", "  you: give:R5"]
