@@ -26,9 +26,11 @@ from uno_env.game import Game
 from uno_env.table import COLOR_NAMES, TableView, card, face_color, move_faces, seat_view, \
     track_uno
 
-#: rich style of each colour letter; wild faces are bold without a colour
+#: rich style of each colour letter; wild faces are bold without a colour. The four
+#: dark colours stay distinct on a 16-colour terminal too (rich maps orange to bright
+#: red and purple to magenta there; no light colour is on the dark side with them).
 STYLES = {"R": "bold red", "Y": "bold yellow", "G": "bold green", "B": "bold blue",
-          "P": "bold magenta", "T": "bold cyan", "O": "bold dark_orange",
+          "P": "bold bright_magenta", "T": "bold cyan", "O": "bold dark_orange",
           "V": "bold purple"}
 WILD_STYLE = "bold"
 OTHER_STYLE = "dim"
