@@ -95,7 +95,8 @@ def parse(screen: list[str]) -> dict:
     return info
 
 
-LOG_LINE = re.compile(r"^  (you|player \d+ \([^)]*\))(?:: | (?=shows you their hand))(.*)$")
+LOG_LINE = re.compile(r"^  (you|player \d+ \([^)]*\))"
+                      r"(?:: | (?=shows you their hand))(.*)$")
 
 
 def check_screens(game: Game, text: str, seat: int = 0) -> list[tuple[Game, dict]]:
@@ -336,7 +337,8 @@ def test_unknown_move_names_the_valid_moves(monkeypatch):
     first = screens(text)[0]
     moves = [line.split(". ", 1)[1] for line in first[first.index("moves:") + 1:]]
     for bad in ("'DRAW NOW'", "'0'", "'99'", "'R5|P7|X'"):
-        line = next(x for x in text.splitlines() if x.startswith(f"not a legal move: {bad}"))
+        line = next(x for x in text.splitlines()
+                    if x.startswith(f"not a legal move: {bad}"))
         assert all(m in line for m in moves), line
     assert "Traceback" not in text
 

@@ -23,8 +23,9 @@ from rich.text import Text
 
 from uno_env.engine import codes as C
 from uno_env.game import Game
-from uno_env.table import COLOR_NAMES, TableView, card, face_color, move_faces, seat_view, \
-    track_uno
+from uno_env.table import (
+    COLOR_NAMES, TableView, card, face_color, move_faces, seat_view, track_uno,
+)
 
 #: rich style of each colour letter; wild faces are bold without a colour. The four
 #: dark colours stay distinct on a 16-colour terminal too (rich maps orange to bright
@@ -158,7 +159,8 @@ def render_view(view: TableView, who: dict[int, str]) -> list[Text]:
     lines.append(Text("players:"))
     for s in view.seats:
         mark = ">" if s.seat == view.current else " "
-        t = Text(f" {mark} {who[s.seat]:<24} {s.cards:2d} card{'s' if s.cards != 1 else ' '}")
+        plural = "s" if s.cards != 1 else " "
+        t = Text(f" {mark} {who[s.seat]:<24} {s.cards:2d} card{plural}")
         if view.match:
             t.append(f"   score {s.score}")
         if s.declared_uno:
@@ -198,7 +200,8 @@ def render_summary(view: TableView, who: dict[int, str], round_no: int | None = 
                           style="bold"))
         return lines
     rw = view.round_winner
-    lines.append(Text(f"=== round {round_no or view.round} over: {who[rw]} went out ===", style="bold"))
+    lines.append(Text(f"=== round {round_no or view.round} over: {who[rw]} went out ===",
+                      style="bold"))
     lines.append(Text("round points: " + ", ".join(
         f"{who[s]} {p}" for s, p in enumerate(view.round_points))))
     if view.match:
@@ -284,8 +287,8 @@ def play_game(players: int = 3, opponents="heuristic", seed: int = 0, seat: int 
             if name == "random" else make_agent(name, game.config)
     who = {seat: "you"}
     who.update({s: f"player {s} ({names[k]})" for k, s in enumerate(others)})
-    rules_ = game.config.rules
-    kind = f"a match to {rules_.target_score} points" if rules_.target_score else "one round"
+    target = game.config.rules.target_score
+    kind = f"a match to {target} points" if target else "one round"
     out(f"UNO ({preset}, {game.num_players} players, {kind}): you are player {seat}. "
         f"Type a move's number or its name; Ctrl-D quits.")
     if game.config.deck.double_sided:
@@ -321,7 +324,8 @@ def play_game(players: int = 3, opponents="heuristic", seed: int = 0, seat: int 
             _log(out, who, seat, move, side, seat)
             if shown is not None:
                 w4, cards = shown
-                t = Text(f"  {who[w4]} shows you their hand (challenge, docs/rules.md 2): ")
+                t = Text(f"  {who[w4]} shows you their hand "
+                         f"(challenge, docs/rules.md 2): ")
                 t.append(_join(card_text(c) for c in cards) if cards else Text("(empty)"))
                 out(t)
         track_uno(game, declared)

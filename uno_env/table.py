@@ -182,13 +182,14 @@ def seat_view(game, seat: int, declared: set[int] | frozenset = frozenset()) -> 
             backs = tuple(sorted((back_face(game, t) for t in np.flatnonzero(hands[s])
                                   for _ in range(hands[s, t])), key=_face_key))
         size = int(st.hand_size[0, s])
-        seats.append(SeatView(s, size, backs,
-                              declared_uno=size == 1 and (s in declared or s == uno_called),
+        called = size == 1 and (s in declared or s == uno_called)
+        seats.append(SeatView(s, size, backs, declared_uno=called,
                               catchable=catchable == s, score=int(st.scores[0, s])))
     own = tuple(sorted((card(game, t) for t in np.flatnonzero(hands[seat])
                         for _ in range(hands[seat, t])), key=_sort_key))
     n_draw = int(info[C.I_DRAW_LEN])
-    draw_back = back_face(game, int(st.draw_pile[0, n_draw - 1])) if flip and n_draw else None
+    draw_back = (back_face(game, int(st.draw_pile[0, n_draw - 1]))
+                 if flip and n_draw else None)
     jump = int(info[C.I_JUMP_FROM]) if phase == C.PHASE_JUMP_IN else -1
     onepiece = cfg.rules.deck == "onepiece110"
     over = game.is_over
