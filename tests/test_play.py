@@ -113,10 +113,12 @@ def check_screens(game: Game, text: str, seat: int = 0) -> list[tuple[Game, dict
     expected = []
     k = 0
     seen = []
+    armed, declared = None, set()  # who said "uno" this decision; who went out to one
     for s, action in game.action_history:
         side, move = replay.side, replay.move_name(action)
         if s == seat:
             check_screen(replay, parsed[k], seat)
+            assert {q for q, row in parsed[k]["seats"].items() if row["uno"]} == declared
             seen.append((replay.phase, parsed[k]))
             k += 1
         if move.startswith("give:") and s != seat:
@@ -126,7 +128,18 @@ def check_screens(game: Game, text: str, seat: int = 0) -> list[tuple[Game, dict
         if s == seat and move == "challenge":  # the W4 player's hand is shown
             w4 = int(replay._state.info[0, C.I_W4_PLAYER])
             expected.append((w4, sorted(shown(c, side) for c in replay.hand(w4))))
+        before = replay.hand_sizes
         replay.step(action)
+        after = replay.hand_sizes
+        if move == "uno":
+            armed = s
+        elif move != "catch":  # a call covers the play it is made for
+            if armed == s and before[s] >= 2 and after[s] == 1:
+                declared.add(s)
+            armed = None
+        declared = {q for q in declared if after[q] == 1}
+        if replay._state.info[0, C.I_LAST_ROUND_OVER]:
+            declared = set()
     assert replay.is_over and replay.winner == game.winner
     got = []
     for who, rest in log:
@@ -223,9 +236,9 @@ def test_flip_dark_side_is_shown_face_first(monkeypatch):
 
 
 def test_house_screens_show_pending_totals_and_jump_in(monkeypatch):
-    """``street`` (stack any, jump-in, 7-0): some screens show a stack total and some a
-    jump-in window naming who played and who decides next."""
-    stack = jump = 0
+    """``street`` (stack any, jump-in, 7-0): some screens show a stack total, some a
+    jump-in window naming who played and who decides next, some a declared UNO."""
+    stack = jump = uno = 0
     for seed in range(6):
         game, text = run("street", 4, seed, ["1"] * 3000, monkeypatch)
         for phase, info in check_screens(game, text):
@@ -233,7 +246,8 @@ def test_house_screens_show_pending_totals_and_jump_in(monkeypatch):
             assert bool(windows) == (phase == "jump_in")
             jump += bool(windows)
             stack += any("stack total" in x for x in info["extra"])
-    assert stack > 0 and jump > 0
+            uno += any(row["uno"] for row in info["seats"].values())
+    assert stack > 0 and jump > 0 and uno > 0
 
 
 def test_match_prints_every_round_and_the_scores(monkeypatch):
