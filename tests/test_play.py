@@ -62,7 +62,7 @@ def screens(text: str) -> list[list[str]]:
 SEAT_LINE = re.compile(r"^ ([> ]) (you|player (\d+) \([^)]*\))\s+(\d+) cards?")
 
 
-def parse(screen: list[str]) -> dict:
+def parse(screen: list[str], me: int = 0) -> dict:
     info = {"seats": {}, "moves": [], "extra": []}
     in_moves = False
     for line in screen:
@@ -85,7 +85,7 @@ def parse(screen: list[str]) -> dict:
             info["moves"].append(line.split(". ", 1)[1])
         elif SEAT_LINE.match(line):
             m = SEAT_LINE.match(line)
-            seat = 0 if m.group(2) == "you" else int(m.group(3))
+            seat = me if m.group(2) == "you" else int(m.group(3))
             backs = line.split("backs: ")[1].split() if "backs: " in line else []
             info["seats"][seat] = {"current": m.group(1) == ">", "cards": int(m.group(4)),
                                    "backs": backs, "uno": "UNO! (declared)" in line,
@@ -105,7 +105,7 @@ def check_screens(game: Game, text: str, seat: int = 0) -> list[tuple[Game, dict
     cfg = game.config
     replay = Game(cfg.preset, cfg.num_players, seed=game.seed,
                   **{k: getattr(cfg.rules, k) for k in ("target_score",)})
-    parsed = [parse(s) for s in screens(text)]
+    parsed = [parse(s, seat) for s in screens(text)]
     mine = [a for s, a in game.action_history if s == seat]
     assert len(parsed) == len(mine) > 0
     log = [LOG_LINE.match(line).groups() for line in text.splitlines()
@@ -114,6 +114,7 @@ def check_screens(game: Game, text: str, seat: int = 0) -> list[tuple[Game, dict
     k = 0
     seen = []
     armed, declared = None, set()  # who said "uno" this decision; who went out to one
+    flips = []
     for s, action in game.action_history:
         side, move = replay.side, replay.move_name(action)
         if s == seat:
@@ -131,6 +132,8 @@ def check_screens(game: Game, text: str, seat: int = 0) -> list[tuple[Game, dict
         before = replay.hand_sizes
         replay.step(action)
         after = replay.hand_sizes
+        if replay.side != side and not replay._state.info[0, C.I_LAST_ROUND_OVER]:
+            flips.append(replay.side.upper())
         if move == "uno":
             armed = s
         elif move != "catch":  # a call covers the play it is made for
@@ -150,6 +153,7 @@ def check_screens(game: Game, text: str, seat: int = 0) -> list[tuple[Game, dict
         else:
             got.append((s, rest))
     assert got == expected
+    assert re.findall(r"^  -- the cards flip: (\w+) side in play", text, re.M) == flips
     return seen
 
 
@@ -222,6 +226,13 @@ def test_whole_game_screens_match_the_game(preset, players, seed, monkeypatch):
             f"{who[s]} {p}" for s, p in enumerate(game.round_points)) in text
 
 
+def test_another_seat_and_random_opponents(monkeypatch):
+    game, text = run("flip", 3, 11, ["1"] * 2000, monkeypatch, seat=1,
+                     opponents="random,heuristic")
+    assert game.is_over and "you are player 1" in text
+    check_screens(game, text, seat=1)
+
+
 def test_flip_dark_side_is_shown_face_first(monkeypatch):
     """Over a few Flip games the person plays on the dark side too, and every screen
     there lists faces in play (dark colours) first."""
@@ -230,6 +241,7 @@ def test_flip_dark_side_is_shown_face_first(monkeypatch):
         game, text = run("flip", 3, seed, ["1"] * 2000, monkeypatch)
         for phase, info in check_screens(game, text):
             if "DARK side" in info["title"]:
+                assert "-- the cards flip: DARK side in play" in text
                 dark += 1
                 assert all(c[0] in "PTOVW" for c in info["hand"]), info["hand"]
     assert dark > 0

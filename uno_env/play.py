@@ -329,6 +329,9 @@ def play_game(players: int = 3, opponents="heuristic", seed: int = 0, seat: int 
                 t.append(_join(card_text(c) for c in cards) if cards else Text("(empty)"))
                 out(t)
         track_uno(game, declared)
+        if game.side != side and not game._state.info[0, C.I_LAST_ROUND_OVER]:
+            out(Text(f"  -- the cards flip: {game.side.upper()} side in play "
+                     f"(docs/rules.md 5)", style="bold"))
         if game.is_over or game._state.info[0, C.I_LAST_ROUND_OVER]:
             out("")
             for line in render_summary(seat_view(game, seat, declared), who, round_no):
