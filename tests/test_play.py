@@ -99,7 +99,8 @@ LOG_LINE = re.compile(r"^  (you|player \d+ \([^)]*\))"
                       r"(?:: | (?=shows you their hand))(.*)$")
 
 
-def check_screens(game: Game, text: str, seat: int = 0) -> list[tuple[Game, dict]]:
+def check_screens(game: Game, text: str, seat: int = 0, typed_one: bool = True
+                  ) -> list[tuple[Game, dict]]:
     """Replay ``game`` and compare every printed screen with the replayed state, and
     the printed moves with its history (each as seen on the side it was made on)."""
     cfg = game.config
@@ -119,6 +120,8 @@ def check_screens(game: Game, text: str, seat: int = 0) -> list[tuple[Game, dict
         side, move = replay.side, replay.move_name(action)
         if s == seat:
             check_screen(replay, parsed[k], seat)
+            if typed_one:  # the person typed "1": the first move printed was made
+                assert parsed[k]["moves"][0] == shown(move, side)
             assert {q for q, row in parsed[k]["seats"].items() if row["uno"]} == declared
             seen.append((replay.phase, parsed[k]))
             k += 1
@@ -171,7 +174,8 @@ def check_screen(g: Game, info: dict, seat: int) -> None:
         assert info["draw_back"] is None
     assert info["phase"] == g.phase
     assert sorted(info["hand"]) == sorted(shown(c, side) for c in g.hand(seat))
-    assert info["moves"] == [shown(m, side) for m in g.legal_moves()]
+    assert sorted(info["moves"]) == sorted(shown(m, side) for m in g.legal_moves())
+    assert len(set(info["moves"])) == len(info["moves"])
     assert sorted(info["seats"]) == list(range(g.num_players))
     for s, row in info["seats"].items():
         assert row["cards"] == g.hand_sizes[s]
@@ -244,6 +248,10 @@ def test_flip_dark_side_is_shown_face_first(monkeypatch):
                 assert "-- the cards flip: DARK side in play" in text
                 dark += 1
                 assert all(c[0] in "PTOVW" for c in info["hand"]), info["hand"]
+                # the card moves are listed in the order of the hand shown
+                at = [info["hand"].index(m.split(":")[0]) for m in info["moves"]
+                      if "(" in m]
+                assert at == sorted(at), (info["hand"], info["moves"])
     assert dark > 0
 
 

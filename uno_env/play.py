@@ -237,7 +237,10 @@ def _opponent_names(opponents, players: int, seat: int) -> list[str]:
 def _read(prompt: str, console: Console) -> str | None:
     console.print(prompt, end="")
     console.file.flush()
-    line = sys.stdin.readline()
+    try:
+        line = sys.stdin.readline()
+    except KeyboardInterrupt:  # Ctrl-C at the prompt: like end of input, no traceback
+        line = ""
     if not line:
         return None
     if not sys.stdin.isatty():  # piped input is not echoed: end the prompt's line

@@ -211,8 +211,25 @@ def seat_view(game, seat: int, declared: set[int] | frozenset = frozenset()) -> 
         over=over, truncated=game.truncated,
         round_over=bool(info[C.I_LAST_ROUND_OVER]), round_winner=game.round_winner,
         round_points=tuple(game.round_points), winner=game.winner,
-        moves=tuple(game.legal_moves()) if not over and current == seat else (),
+        moves=_ordered(game.legal_moves(), game.side) if not over and current == seat
+        else (),
     )
+
+
+_NOT_A_CARD = ("draw", "pass", "challenge", "accept", "uno", "catch", "color", "swap",
+               "give")
+
+
+def _ordered(moves: list[str], side: str) -> tuple[str, ...]:
+    """Card plays first, sorted by the face in play as the hand is (on Flip's dark side
+    the engine's order is by light face); then the other moves in the engine's order."""
+    def key(item):
+        k, move = item
+        if move.partition(":")[0] in _NOT_A_CARD:
+            return (1, 0, "", "", k)
+        up, down, _ = move_faces(move, side)
+        return (0, *_face_key(up), down or "", k)
+    return tuple(m for _, m in sorted(enumerate(moves), key=key))
 
 
 def move_faces(move: str, side: str) -> tuple[str, str | None, str]:
