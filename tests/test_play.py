@@ -82,7 +82,7 @@ def parse(screen: list[str], me: int = 0) -> dict:
         elif line == "moves:":
             in_moves = True
         elif in_moves:
-            info["moves"].append(line.split(". ", 1)[1])
+            info["moves"].append(line.split(". ", 1)[1].split()[0])
         elif SEAT_LINE.match(line):
             m = SEAT_LINE.match(line)
             seat = me if m.group(2) == "you" else int(m.group(3))
@@ -356,6 +356,14 @@ def test_windows_and_uno_catch_are_shown():
     track_uno(called, declared)
     text = _screen(called, 1, declared)
     assert "UNO! (declared)" in text and "can be caught" not in text
+    swap = Game.from_scenario("seven_o", hands=[["R7", "G2", "B3"], ["R1", "B1", "Y3"],
+                                                ["G7", "Y4"]], top="R8", direction=-1)
+    swap.play("R7")
+    assert swap.phase == "swap"
+    text = _screen(swap, 0)
+    assert "swap:+1 (with player 2)" in text and "swap:+2 (with player 1)" in text
+    swap.play("swap:+1")  # the engine agrees: player 2's hand is now seat 0's
+    assert sorted(swap.hand(0)) == ["G7", "Y4"]
     stack = Game.from_scenario("progressive", hands=[["RD2", "G2"], ["BD2", "Y3"],
                                                      ["G7", "Y4"]], top="R8")
     stack.play("RD2")

@@ -143,6 +143,13 @@ def render_view(view: TableView, who: dict[int, str]) -> list[Text]:
         else:
             what = f"pending draw: {n} card(s); accept draws them"
         lines.append(Text(what, style="bold"))
+    if view.phase == "challenge" and view.top.face == "WC":
+        t = Text("Wild Draw Colour: accept draws until a card of ")
+        t.append(_colour(view.color))
+        t.append(" comes (docs/rules.md 5)")
+        lines.append(t)
+    if view.uno_called is not None:
+        lines.append(Text(f"{who[view.uno_called]} declared UNO this turn", style="bold"))
     if view.multi_count:
         lines.append(Text(f"multi-play: {view.multi_count} card(s) played this turn"))
     if view.jump_in_from is not None:
@@ -186,6 +193,10 @@ def render_view(view: TableView, who: dict[int, str]) -> list[Text]:
         for n, move in enumerate(view.moves, 1):
             t = Text(f"  {n:2d}. ")
             t.append(move_text(move, view.side))
+            if move.startswith("swap:+"):  # 7-0: whom the swap is with
+                k = int(move[len("swap:+"):])
+                other = (view.seat + k * view.direction) % view.num_players
+                t.append(f" (with {who[other]})")
             lines.append(t)
     return lines
 
