@@ -86,7 +86,7 @@ def move_text(move: str, side: str) -> Text:
         out = Text(head + ":")
         out.append(arg, style=STYLES.get(arg, "") if head == "color" else "")
         return out
-    out = face_text(up) if up not in C.PHASE_NAMES and up not in _SIMPLE else Text(up)
+    out = Text(up) if up in _SIMPLE else face_text(up)
     if down is not None:
         out.append("(" + down + ")", style=OTHER_STYLE)
     if rest:
@@ -146,7 +146,7 @@ def render_view(view: TableView, who: dict[int, str]) -> list[Text]:
     if view.phase == "challenge" and view.top.face == "WC":
         t = Text("Wild Draw Colour: accept draws until a card of ")
         t.append(_colour(view.color))
-        t.append(" comes (docs/rules.md 5)")
+        t.append(" comes (docs/rules.md section 5)")
         lines.append(t)
     if view.uno_called is not None:
         lines.append(Text(f"{who[view.uno_called]} declared UNO this turn", style="bold"))
@@ -161,7 +161,8 @@ def render_view(view: TableView, who: dict[int, str]) -> list[Text]:
     if view.hancock_from is not None:
         t = Text(f"Hancock window: {who[view.hancock_from]} petrified everyone naming ")
         t.append(_colour(view.color))
-        t.append("; a Luffy card (a 1) of that colour breaks it (docs/rules.md 6)")
+        t.append("; a Luffy card (a 1) of that colour breaks it "
+                 "(docs/rules.md section 6)")
         lines.append(t)
     lines.append(Text("players:"))
     for s in view.seats:
@@ -307,7 +308,8 @@ def play_game(players: int = 3, opponents="heuristic", seed: int = 0, seat: int 
         f"Type a move's number or its name; Ctrl-D quits.")
     if game.config.deck.double_sided:
         out("Flip: cards show their face in play first and their other side in brackets; "
-            "opponents' 'backs' are the faces their hands show you (docs/rules.md 5).")
+            "opponents' 'backs' are the faces their hands show you "
+            "(docs/rules.md section 5).")
     declared: set[int] = set()
     while not game.is_over:
         current = game.current_player
@@ -339,13 +341,13 @@ def play_game(players: int = 3, opponents="heuristic", seed: int = 0, seat: int 
             if shown is not None:
                 w4, cards = shown
                 t = Text(f"  {who[w4]} shows you their hand "
-                         f"(challenge, docs/rules.md 2): ")
+                         f"(challenge, docs/rules.md section 2): ")
                 t.append(_join(card_text(c) for c in cards) if cards else Text("(empty)"))
                 out(t)
         track_uno(game, declared)
         if game.side != side and not game._state.info[0, C.I_LAST_ROUND_OVER]:
             out(Text(f"  -- the cards flip: {game.side.upper()} side in play "
-                     f"(docs/rules.md 5)", style="bold"))
+                     f"(docs/rules.md section 5)", style="bold"))
         if game.is_over or game._state.info[0, C.I_LAST_ROUND_OVER]:
             out("")
             for line in render_summary(seat_view(game, seat, declared), who, round_no):

@@ -47,7 +47,8 @@ class SeatView:
     cards: int                       # hand size (public)
     backs: tuple[str, ...] = ()      # Flip: faces this hand shows to the others, sorted
     declared_uno: bool = False       # declared UNO and still holds one card
-    catchable: bool = False          # may be caught for not declaring (docs/rules.md 2)
+    catchable: bool = False          # may be caught for not declaring UNO
+    #                                  (docs/rules.md section 2)
     score: int = 0                   # match total
 
 
@@ -79,7 +80,7 @@ class TableView:
     jump_in_from: int | None         # jump-in window: whose card is open to jump in
     jump_in_resume: int | None       # ... and who decides next if nobody does
     hancock_from: int | None         # One Piece: Hancock player whose petrification
-    #                                  may be broken (docs/rules.md 6)
+    #                                  may be broken (docs/rules.md section 6)
     match: bool                      # target_score > 0: scores carry over rounds
     target_score: int
     teams: bool
@@ -149,7 +150,8 @@ def _face_key(face: str):
 
 def track_uno(game, declared: set[int]) -> set[int]:
     """Update ``declared`` (seats that have said "UNO" and still hold one card) after a
-    move; call it after every move. A call is heard by everyone (docs/rules.md 2)."""
+    move; call it after every move. A call is heard by everyone (docs/rules.md
+    section 2)."""
     info = game._state.info[0]
     sizes = game._state.hand_size[0]
     called = int(info[C.I_UNO_CALLED])
