@@ -114,12 +114,17 @@ def play(players: int = typer.Option(3, help="number of players"),
                                        "or comma-separated names, one per opponent"),
          seed: int = typer.Option(0, min=0), seat: int = typer.Option(0, min=0,
                                                                       help="your seat"),
-         preset: str = typer.Option("classic")):
+         preset: str = typer.Option("classic"),
+         target_score: int = typer.Option(None, min=0, help="play a match to this many "
+                                          "points (default: the preset's; 0 one round)"),
+         color: bool = typer.Option(None, "--color/--no-color", help="cards in colour "
+                                    "(default: when the output is a terminal)")):
     """Play UNO in the terminal against agents (type a move's number or its name)."""
     from uno_env.play import play_game
+    rules = {} if target_score is None else {"target_score": target_score}
     try:
         play_game(players=players, opponents=opponents, seed=seed, seat=seat,
-                  preset=preset)
+                  preset=preset, color=color, **rules)
     except ValueError as err:
         raise typer.BadParameter(str(err)) from None
 
