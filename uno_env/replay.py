@@ -396,3 +396,16 @@ def record(agents, preset: str = "classic", players: int = 4, games: int = 1,
         paths.append(save(data, Path(out_dir) /
                           f"{preset}_{players}p_seed{seed}_game{index}.json"))
     return paths
+
+
+#: the fields of ``public_state`` the golden playthroughs pin down (tests/golden/):
+#: everything a table shows, plus the decider's legal moves
+GOLDEN_FIELDS = ("current", "phase", "top", "color", "direction", "side", "draw_pile",
+                 "discard_size", "hand_sizes", "legal", "pending_draw", "catchable",
+                 "turns", "round", "scores", "over")
+
+
+def golden_states(data) -> list[dict]:
+    """``steps(data)`` cut to ``GOLDEN_FIELDS`` plus the step's move and events."""
+    return [{"move": s["move"], "events": s["events"],
+             **{k: s[k] for k in GOLDEN_FIELDS}} for s in steps(data)]
