@@ -409,3 +409,19 @@ def golden_states(data) -> list[dict]:
     """``steps(data)`` cut to ``GOLDEN_FIELDS`` plus the step's move and events."""
     return [{"move": s["move"], "events": s["events"],
              **{k: s[k] for k in GOLDEN_FIELDS}} for s in steps(data)]
+
+
+def cli_record(agents, preset, players, games, seed, out) -> list[Path]:
+    """``uno-bench record``: bad input is a usage error naming what is valid."""
+    import typer
+    try:
+        paths = record(agents, preset, players, games=games, seed=seed, out_dir=out)
+    except (ValueError, NotImplementedError) as err:
+        raise typer.BadParameter(str(err)) from None
+    for path in paths:
+        data = json.loads(path.read_text())
+        r = data["result"]
+        end = "truncated" if r["truncated"] else f"seat {r['winner']} " \
+            f"({data['agents'][r['winner']]}) wins"
+        typer.echo(f"wrote {path}: {len(data['moves'])} moves, {end}")
+    return paths

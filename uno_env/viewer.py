@@ -194,3 +194,14 @@ function render() {
 }
 render();
 """
+
+
+def cli_view(replay, out, seat=None) -> Path:
+    """``uno-bench view``: a replay that does not replay is a usage error saying why."""
+    import typer
+    try:
+        path = write_viewer(replay, out, seat)
+    except ValueError as err:
+        raise typer.BadParameter(str(err)) from None
+    typer.echo(f"wrote {path} (open it in a browser; arrow keys step through the game)")
+    return path
