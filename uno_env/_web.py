@@ -81,7 +81,8 @@ function cardEl(name, side, opts) {
   let up = faces[0], other = null;
   if (faces.length === 2) { up = side === "dark" ? faces[1] : faces[0];
                             other = side === "dark" ? faces[0] : faces[1]; }
-  if (opts.backOnly && other !== null) { up = other; other = null; }  // Flip: the far side
+  if (opts.backOnly && other !== null) {   // Flip: only the far side shows
+    up = other; other = null; el.dataset.card = up; }
   const f = parseFace(up);
   faceStyle(el, f, faces.length === 2 && up === faces[1]);
   el.appendChild(document.createTextNode(f.rank === "" ? up : f.rank));

@@ -355,6 +355,7 @@ def cli_serve(host="127.0.0.1", port=8000, max_sessions=100, idle_minutes=30.0):
 
 PAGE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>UNO against the agents</title>
+<link rel="icon" href="data:,">
 <style>""" + _web.CSS + """
 #lobby { padding: 16px; } #lobby label { display: block; margin: 8px 0; }
 #game { display: none; }
@@ -513,7 +514,8 @@ function render() {
   }
   const log = document.getElementById("log"); log.replaceChildren();
   G.history.forEach(([s, m], i) => {
-    const li = h("li", {"data-step": String(i + 1)}, who(s) + ": " + m);
+    const li = h("li", {"data-step": String(i + 1), "data-seat": String(s),
+                        "data-move": m}, who(s) + ": " + m);
     if (i === G.history.length - 1) { li.classList.add("current");
       if (G.events.length) li.append(h("div", {class: "ev"}, G.events.join("; "))); }
     log.append(li);

@@ -116,7 +116,8 @@ const who = s => "seat " + s + " (" + DATA.agents[s] + ")";
 // the move log, built once; render() moves the highlight
 const log = document.getElementById("log");
 S.slice(1).forEach((st, i) => {
-  const li = h("li", {"data-step": String(i + 1)}, who(st.move[0]) + ": " + st.move[1]);
+  const li = h("li", {"data-step": String(i + 1), "data-seat": String(st.move[0]),
+                     "data-move": st.move[1]}, who(st.move[0]) + ": " + st.move[1]);
   if (st.events.length) li.append(h("div", {class: "ev"}, st.events.join("; ")));
   li.onclick = () => go(i + 1);
   log.append(li);
