@@ -208,3 +208,41 @@ def test_record_plays_a_shipped_model(tmp_path):
     data = json.loads(path.read_text())
     assert data["agents"] == ["ppo_classic_2p", "heuristic"]
     assert from_replay(data).winner == data["result"]["winner"]
+
+
+def test_cli_record_and_view(tmp_path):
+    from typer.testing import CliRunner
+
+    from uno_env.cli import app
+    runner = CliRunner()
+    out = tmp_path / "replays"
+    r = runner.invoke(app, ["record", "--agents", "heuristic,random", "--preset", "flip",
+                            "--players", "2", "--games", "2", "--seed", "3",
+                            "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    paths = sorted(out.glob("*.json"))
+    assert [p.name for p in paths] == ["flip_2p_seed3_game0.json", "flip_2p_seed3_game1.json"]
+    assert f"wrote {paths[0]}" in r.output and "moves, " in r.output
+    html = tmp_path / "game.html"
+    r = runner.invoke(app, ["view", str(paths[1]), "--out", str(html), "--seat", "1"])
+    assert r.exit_code == 0, r.output
+    text = html.read_text()
+    data = json.loads(paths[1].read_text())
+    assert '"seat":1' in text and data["moves"][-1][1] in text
+    assert "http://" not in text and "https://" not in text and "<link" not in text
+    # errors are usage errors that say what is wrong
+    r = runner.invoke(app, ["record", "--agents", "alphago", "--players", "2",
+                            "--out", str(out)])
+    assert r.exit_code == 2 and "unknown agent 'alphago'" in _flat(r.output)
+    bad = tmp_path / "bad.json"
+    bad.write_text(paths[0].read_text()[:200])
+    r = runner.invoke(app, ["view", str(bad), "--out", str(html)])
+    assert r.exit_code == 2 and "is not valid JSON (truncated or corrupt?)" in _flat(r.output)
+    r = runner.invoke(app, ["view", str(paths[0]), "--out", str(html), "--seat", "5"])
+    assert r.exit_code == 2 and "seat must be 0..1, got 5" in _flat(r.output)
+
+
+def _flat(text):
+    """Typer's boxed error message as one line."""
+    import re
+    return " ".join(re.sub("[│╭╮╰╯─]", " ", text).split())
