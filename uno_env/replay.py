@@ -292,7 +292,8 @@ def _events(before: dict, after: dict, sb: dict, sa: dict, seat: int, move: str)
             continue
         if sa[key] > sb[key]:
             out.append(text)
-    if sa["exchanges"] == sb["exchanges"]:
+    # hands exchanged (7-0, WS) or a card given (One Piece Shanks) are not draws
+    if sa["exchanges"] == sb["exchanges"] and sa.get("gives") == sb.get("gives"):
         for s, (a, b) in enumerate(zip(before["hand_sizes"], after["hand_sizes"])):
             if b > a:
                 out.append(f"seat {s} draws {b - a}")
