@@ -91,21 +91,24 @@ SHOWN = """() => ({
 })"""
 
 
-def test_play_a_whole_game_in_the_serve_page(browser, server, tmp_path):
-    seed, seat = 21, 0
-    page = browser.new_page()
-    errors = _errors(page)
+def _play_in_page(page, server, preset, opponents, seed, seat=0, screenshot=None):
+    """Play a whole game through the serve page, checking every position shown against a
+    Game re-played here; returns (game, the last state shown, turns checked)."""
+    players = len(opponents) + 1
     page.goto(server + "/?delay=0")
-    page.select_option("#preset", "classic")
-    page.fill("#players", "3")
+    page.select_option("#preset", preset)
+    page.fill("#players", str(players))
     page.dispatch_event("#players", "input")
+    page.fill("#seat", str(seat))
+    page.dispatch_event("#seat", "input")
     page.fill("#seed", str(seed))
-    page.select_option(".opponent[data-seat='1']", "heuristic")
-    page.select_option(".opponent[data-seat='2']", "greedy")
+    others = [s for s in range(players) if s != seat]
+    for s, name in zip(others, opponents):
+        page.select_option(f".opponent[data-seat='{s}']", name)
     page.click("#start")
-    game = Game("classic", 3, seed=seed)     # the same deal, re-played here
+    game = Game(preset, players, seed=seed)     # the same deal, re-played here
     checked = shot = 0
-    for _ in range(600):
+    for _ in range(1000):
         page.wait_for_function("document.querySelector('#moves button') !== null || "
                                "document.querySelector('#result a') !== null")
         shown = page.evaluate(SHOWN)
@@ -115,21 +118,26 @@ def test_play_a_whole_game_in_the_serve_page(browser, server, tmp_path):
         assert shown["log"] == [list(x) for x in game.history]
         assert shown["top"] == game.top and shown["sizes"] == game.hand_sizes
         assert shown["hands"][seat] == game.hand(seat)
-        assert all(len(h) == n for h, n in zip(shown["hands"], game.hand_sizes))
+        for s in others:                     # backs; in UNO Flip their far side
+            far = 1 if game.side == "light" else 0
+            assert shown["hands"][s] == ([c.split("|")[far] for c in game.hand(s)]
+                                         if "|" in game.top else ["?"] * game.hand_sizes[s])
         if game.is_over:
             break
         assert game.current_player == seat and shown["current"] == [seat]
         # only the legal moves can be chosen: one button per move, legal cards marked
         assert shown["buttons"] == game.legal_moves()
-        marked = {m.split(":")[0] for m in game.legal_moves()} & set(game.hand(seat))
+        marked = {m.split(":")[0].split("+")[0] for m in game.legal_moves()} \
+            & set(game.hand(seat))
         assert set(shown["legalCards"]) == marked
         checked += 1
-        if checked == 6 and not shot:
-            page.screenshot(path=str(FIGURES / "serve.png"))
+        if screenshot and checked == 6 and not shot:
+            page.screenshot(path=str(screenshot))
             shot = 1
         if shown["legalCards"] and checked % 2:
             card = shown["legalCards"][0]
-            moves = [m for m in game.legal_moves() if m.split(":")[0] == card]
+            moves = [m for m in game.legal_moves()
+                     if m.split(":")[0].split("+")[0] == card]
             page.click(f"#seats .seat[data-seat='{seat}'] .card.legal[data-card='{card}']")
             if len(moves) > 1:               # a wild: then its colour
                 page.click(f"#moves button[data-move='{moves[-1]}']")
@@ -137,11 +145,20 @@ def test_play_a_whole_game_in_the_serve_page(browser, server, tmp_path):
             page.click(f"#moves button[data-move='{game.legal_moves()[-1]}']")
         page.wait_for_function(f"document.querySelectorAll('#log li').length > "
                                f"{len(game.history)}")
-    assert game.is_over and checked >= 3
-    winner = "you win!" if game.winner == seat else f"seat {game.winner} ("
+    assert game.is_over
+    if screenshot and not shot:
+        page.screenshot(path=str(screenshot))
+    return game, shown, checked
+
+
+def test_play_a_whole_game_in_the_serve_page(browser, server, tmp_path):
+    page = browser.new_page()
+    errors = _errors(page)
+    game, shown, checked = _play_in_page(page, server, "classic", ["heuristic", "greedy"],
+                                         seed=21, screenshot=FIGURES / "serve.png")
+    assert checked >= 3
+    winner = "you win!" if game.winner == 0 else f"seat {game.winner} ("
     assert winner in shown["result"]
-    if not shot:
-        page.screenshot(path=str(FIGURES / "serve.png"))
     with page.expect_download() as dl:
         page.click("#result a")
     path = tmp_path / "replay.json"
@@ -150,6 +167,14 @@ def test_play_a_whole_game_in_the_serve_page(browser, server, tmp_path):
     assert rebuilt.history == game.history and rebuilt.winner == game.winner
     assert json.loads(path.read_text())["agents"] == ["you", "heuristic", "greedy"]
     assert errors == []
+
+
+def test_play_uno_flip_in_the_serve_page_from_seat_1(browser, server):
+    page = browser.new_page()
+    errors = _errors(page)
+    game, shown, checked = _play_in_page(page, server, "flip", ["heuristic"], seed=3,
+                                         seat=1)
+    assert checked >= 1 and game.is_over and errors == []
 
 
 def test_step_through_a_viewer_file(browser, tmp_path):
