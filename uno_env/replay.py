@@ -277,6 +277,7 @@ def public_state(game: Game) -> dict:
             "legal": [] if over else game.legal_moves(),
             "pending_draw": game.pending_draw, "catchable": game.catchable,
             "turns": game.turns, "round": game.round, "scores": game.scores,
+            "round_winner": game.round_winner, "round_points": game.round_points,
             "over": over, "result": result_of(game)}
 
 
@@ -298,12 +299,12 @@ def _events(before: dict, after: dict, sb: dict, sa: dict, seat: int, move: str)
             if b > a:
                 out.append(f"seat {s} draws {b - a}")
     if before["round"] != after["round"] or (after["over"] and not before["over"]):
-        r = after["result"] if after["over"] else None
-        if r and r["truncated"]:
+        if after["over"] and after["result"]["truncated"]:
             out.append("game truncated (turn limit)")
-        else:
-            out.append(f"seat {after['result']['round_winner'] if r else '?'} wins the "
-                       f"round" if r else "round over")
+        elif after["round_winner"] is not None:
+            points = sum(after["round_points"])
+            out.append(f"seat {after['round_winner']} wins round {before['round']} "
+                       f"({points} point{'' if points == 1 else 's'})")
     return out
 
 

@@ -177,6 +177,7 @@ function render() {
     const box = h("div", {class: cls, "data-seat": String(s)});
     const size = h("span", {class: "hand-size"}, String(st.hand_sizes[s]));
     box.append(h("h3", {}, who(s) + " - ", size, " card" + (st.hand_sizes[s] === 1 ? "" : "s"),
+                 R.rules.target_score > 0 ? "  - score " + st.scores[s] : "",
                  st.current === s ? "  - to move" : "", st.catchable === s ? "  - catchable (no UNO)" : ""));
     const hand = h("div", {class: "hand"});
     if (visible) st.hands[s].forEach(c => hand.append(cardEl(c, st.side)));
