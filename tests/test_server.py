@@ -192,3 +192,23 @@ def test_sessions_are_capped_and_idle_ones_expire(client, clock):
     assert client.get(f"/api/games/{games[1]['id']}").status_code == 404
     assert client.get(f"/api/games/{games[0]['id']}").status_code == 200
     assert new(client, seed=9)["id"]
+
+
+@pytest.mark.parametrize("body", [
+    b"null", b"true", b"3", b'"x"', b"\xff\xfe", b'{"move": null}', b'{"move": ["R5"]}',
+    b'{"move": "R5", "step": 1.5}', b'{"move": "R5", "step": -1}', b'{"move": "\\u0000"}',
+    b'{"move": "' + b"W" * 5000 + b'"}', b'{"step": true}', b'{"move": {"a": 1}}',
+])
+def test_no_request_is_a_server_error_or_changes_the_game(client, body):
+    g = new(client, seat=1)
+    sid = g["id"]
+    for path in ("move", "advance"):
+        r = client.post(f"/api/games/{sid}/{path}", content=body)
+        assert 400 <= r.status_code < 500, (path, body, r.status_code, r.text)
+        assert r.json()["error"]
+    unchanged(client, g)
+    for body2 in (body, b'{"players": 1e3}', b'{"seed": 1e100}', b'{"opponents": [1]}',
+                  b'{"opponents": []}', b'{"preset": ["classic"]}', b'{"seed": 99999999999999999999999}'):
+        r = client.post("/api/games", content=body2)
+        assert r.status_code in (201, 400), (body2, r.text)
+    assert client.get(f"/api/games/{sid}").json() == g
