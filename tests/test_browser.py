@@ -24,7 +24,7 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
 if not os.environ.get("CI"):
     for module in ("playwright", "starlette", "uvicorn"):
         pytest.importorskip(module, reason=f"{module} is not installed (pip install -e "
-                            f"'.[web]' playwright)")
+                            f"'.[web,browser]')")
     if not shutil.which(CHROMIUM):
         pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)",
                     allow_module_level=True)

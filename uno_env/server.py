@@ -37,15 +37,6 @@ from uno_env.game import Game
 from uno_env.replay import _events, make_seat_agent, public_state, to_replay
 from uno_env.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS
 
-try:
-    from starlette.applications import Starlette
-    from starlette.requests import Request
-    from starlette.responses import HTMLResponse, JSONResponse, Response
-    from starlette.routing import Route
-except ImportError as err:  # pragma: no cover - the web extra is missing
-    raise ImportError("uno-bench serve needs the web extra: pip install 'uno-env[web]' "
-                      f"({err})") from None
-
 MAX_BODY = 16_384
 
 
@@ -148,7 +139,7 @@ def _record(s: Session) -> None:
 
 
 # --- requests ---------------------------------------------------------------------------
-async def _body(request: Request) -> dict:
+async def _body(request) -> dict:
     raw = await request.body()
     if len(raw) > MAX_BODY:
         raise RequestError(413, f"request body over {MAX_BODY} bytes")
@@ -259,9 +250,17 @@ class App:
         _record(s)
 
     # --- the Starlette app -------------------------------------------------------------
-    def starlette(self) -> Starlette:
+    def starlette(self):
+        """The Starlette app (imported here: the web extra is optional)."""
+        try:
+            from starlette.applications import Starlette
+            from starlette.responses import HTMLResponse, JSONResponse, Response
+            from starlette.routing import Route
+        except ImportError as err:
+            raise ImportError(f"uno-bench serve needs the web extra: pip install "
+                              f"'uno-env[web]' ({err})") from None
         def handle(fn):
-            async def endpoint(request: Request):
+            async def endpoint(request):
                 try:
                     return await fn(request)
                 except RequestError as err:
@@ -334,7 +333,7 @@ class App:
 
 
 def create_app(max_sessions: int = 100, idle_seconds: float = 1800.0,
-               clock=time.monotonic) -> Starlette:
+               clock=time.monotonic):
     """The ASGI app (state in memory, one process)."""
     return App(max_sessions, idle_seconds, clock).starlette()
 
@@ -343,6 +342,7 @@ def cli_serve(host="127.0.0.1", port=8000, max_sessions=100, idle_minutes=30.0):
     """``uno-bench serve``."""
     import typer
     try:
+        import starlette  # noqa: F401
         import uvicorn
     except ImportError:
         typer.echo("uno-bench serve needs the web extra: pip install 'uno-env[web]'",
