@@ -283,6 +283,41 @@ def _config(preset, players):
     return make_config(preset, players)
 
 
+# --- replays, the viewer and the browser game (issue #19: uno_env.replay, .viewer, .server)
+@app.command()
+def record(agents: str = typer.Option("heuristic", help="comma-separated, one per seat, "
+                                      "or one for every seat: baselines, shipped models "
+                                      "(ppo_classic_2p) or .npz model files"),
+           preset: str = typer.Option("classic"), players: int = typer.Option(4),
+           games: int = typer.Option(1, min=1), seed: int = typer.Option(0, min=0),
+           out: str = typer.Option("replays", help="directory for one JSON per game")):
+    """Record games between agents as replays (games 0..N-1 of the seed)."""
+    from uno_env.replay import cli_record
+    cli_record(agents, preset, players, games, seed, out)
+
+
+@app.command()
+def view(replay: str = typer.Argument(..., help="a replay JSON file"),
+         out: str = typer.Option("game.html", help="the HTML file to write"),
+         seat: int = typer.Option(None, min=0, help="open in this seat's view only "
+                                  "(default: every hand face up)")):
+    """Write a self-contained HTML page that steps through a replay."""
+    from uno_env.viewer import cli_view
+    cli_view(replay, out, seat)
+
+
+@app.command()
+def serve(host: str = typer.Option("127.0.0.1", help="address to bind (default: this "
+                                   "machine only)"),
+          port: int = typer.Option(8000, min=0, max=65535),
+          max_sessions: int = typer.Option(100, min=1, help="games kept at once"),
+          idle_minutes: float = typer.Option(30.0, min=0.1, help="a game idle this long "
+                                             "is forgotten")):
+    """Play UNO in the browser against agents (needs the web extra)."""
+    from uno_env.server import cli_serve
+    cli_serve(host, port, max_sessions, idle_minutes)
+
+
 def main():  # console-script entry point
     app()
 

@@ -517,3 +517,16 @@ class Game:
         return (f"Game(preset={self.config.preset!r}, num_players={self.num_players}, "
                 f"current_player={self.current_player}, phase={self.phase!r}, "
                 f"top={self.top!r})")
+
+    # --- replays (uno_env.replay) ------------------------------------------------------
+    def to_replay(self, agents=None, **deal) -> dict:
+        """This game as a replay record (``uno_env.replay.to_replay``)."""
+        from uno_env.replay import to_replay
+        return to_replay(self, agents, **deal)
+
+    @classmethod
+    def from_replay(cls, data) -> "Game":
+        """Rebuild a game from a replay (dict, JSON text or path) by re-playing every
+        move; ValueError naming what does not replay (``uno_env.replay.from_replay``)."""
+        from uno_env.replay import from_replay
+        return from_replay(data)
