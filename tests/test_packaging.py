@@ -34,7 +34,8 @@ def test_engine_imports_nothing_above_it():
 
 
 def test_license_citation_and_changelog_agree_with_the_package():
-    tomllib = pytest.importorskip("tomllib", reason="tomllib is in the standard library from Python 3.11")
+    tomllib = pytest.importorskip("tomllib", reason="tomllib is in the standard "
+                                  "library from Python 3.11")
 
     import uno_env
     meta = tomllib.loads((ROOT / "pyproject.toml").read_text())
@@ -53,7 +54,8 @@ def test_license_citation_and_changelog_agree_with_the_package():
 
 
 def test_py_typed_ships_with_the_package():
-    tomllib = pytest.importorskip("tomllib", reason="tomllib is in the standard library from Python 3.11")
+    tomllib = pytest.importorskip("tomllib", reason="tomllib is in the standard "
+                                  "library from Python 3.11")
     assert (ROOT / "uno_env" / "py.typed").is_file()
     meta = tomllib.loads((ROOT / "pyproject.toml").read_text())
     assert "py.typed" in meta["tool"]["setuptools"]["package-data"]["uno_env"]
