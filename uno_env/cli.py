@@ -130,7 +130,7 @@ def _check(preset: str, players: int, rule: list[str] | None) -> dict:
 
 
 @app.command()
-def bench(seconds: float = typer.Option(3.0, min=0.0, help="seconds measured per row"),
+def bench(seconds: float = typer.Option(3.0, min=0.01, help="seconds measured per row"),
           players: int = typer.Option(4, help=PLAYERS_HELP),
           preset: str = _preset_option(),
           rule: list[str] = _rule_option(),
