@@ -43,9 +43,10 @@ Errors
       unchanged, so the caller may catch it and step again.
     * ``"lose"``: PettingZoo's classic convention (its ``TerminateIllegalWrapper``): the
       game ends for everyone (``terminations`` all True) and the mover gets the losing
-      reward, -1, the others what keeps the rewards zero-sum as a finished game's are:
-      +1/(N-1) each, or with ``teams`` -1 for each of the mover's team and +1 for each
-      of the other team (whatever ``reward`` is: an unfinished round has no points).
+      reward, -1. Where that wrapper gives the others 0, here they get what keeps the
+      rewards zero-sum, as a finished game's are: +1/(N-1) each, or with ``teams`` -1
+      for each of the mover's team and +1 for each of the other team (whatever
+      ``reward`` is: an unfinished round has no points).
       The mover's info holds ``illegal_action: True``. In a match the whole match ends.
 
     A non-integer action (``"R1"``, ``None`` for an agent still playing) is a
