@@ -16,6 +16,11 @@ The output directory holds:
 for a self-play pool: past snapshots of the policy being trained (one snapshot every
 ``snapshot_every`` steps, the last ``pool_size`` kept; each rollout plays against one of
 them, drawn at random).
+
+The training job defaults to ``num_players=2``, unlike the environments (4 everywhere):
+two players is the setting of the shipped model ``ppo_classic_2p`` and of the README's
+training figures, so ``train()`` and ``uno-bench train`` without ``--players`` reproduce
+them.
 """
 from __future__ import annotations
 

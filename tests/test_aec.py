@@ -145,3 +145,84 @@ def test_reset_without_seed_continues_the_seeded_sequence():
     fresh = uno_env.Game(num_players=3)
     fresh.reset(11, index=1)
     assert fresh.hand(0) == a.unwrapped.game.hand(0)
+
+
+# --- illegal_action="lose": PettingZoo's classic convention ----------------------------
+def _first_illegal(env):
+    obs, *_ = env.last()
+    return int(np.flatnonzero(obs["action_mask"] == 0)[0])
+
+
+def _finish(env):
+    """Step every agent out as PettingZoo's loop does; return what each one saw last."""
+    seen = {}
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        seen[agent] = (reward, terminated, truncated, info, obs["action_mask"].sum())
+        assert terminated and not truncated
+        env.step(None)
+    return seen
+
+
+@pytest.mark.parametrize("num_players", [2, 4])
+def test_illegal_action_lose_ends_the_game_with_the_losing_reward(num_players):
+    env = uno_env.env(num_players=num_players, illegal_action="lose")
+    env.reset(seed=3)
+    env.step(int(np.flatnonzero(env.last()[0]["action_mask"])[0]))   # a legal move first
+    mover = env.agent_selection
+    before = list(env.unwrapped.game.history)
+    env.step(_first_illegal(env))
+    assert all(env.terminations.values()) and not any(env.truncations.values())
+    assert env.unwrapped.game.history == before          # the move was not played
+    seen = _finish(env)
+    assert set(seen) == set(env.possible_agents) and env.agents == []
+    for agent, (reward, _, _, info, mask_sum) in seen.items():
+        assert mask_sum == 0
+        if agent == mover:
+            assert reward == -1.0 and info["illegal_action"] is True
+        else:
+            assert reward == pytest.approx(1 / (num_players - 1))
+            assert "illegal_action" not in info
+    assert sum(r for r, *_ in seen.values()) == pytest.approx(0.0)
+
+
+def test_illegal_action_lose_out_of_range_and_with_teams():
+    env = uno_env.env(num_players=4, preset="teams", illegal_action="lose")
+    env.reset(seed=0)
+    mover = env.agent_name_mapping[env.agent_selection]
+    env.step(env.action_space(env.agent_selection).n + 5)     # outside the space
+    seen = _finish(env)
+    for agent, (reward, *_) in seen.items():
+        same_team = (env.unwrapped.agent_name_mapping[agent] - mover) % 2 == 0
+        assert reward == (-1.0 if same_team else 1.0)
+
+
+def test_illegal_action_lose_then_reset_plays_a_fresh_game():
+    env = uno_env.env(num_players=3, illegal_action="lose")
+    env.reset(seed=5)
+    env.step(_first_illegal(env))
+    _finish(env)
+    env.reset(seed=5)
+    assert env.agents == env.possible_agents and not any(env.terminations.values())
+    assert _play_out(env, 5)  # a whole legal game runs after the forfeit
+
+
+def test_illegal_action_raise_is_the_default_and_bad_values_are_named():
+    env = uno_env.env(num_players=2)
+    assert env.unwrapped.illegal_action == "raise"
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="legal moves"):
+        env.step(_first_illegal(env))
+    with pytest.raises(ValueError, match="illegal_action must be 'raise' or 'lose', got "
+                                         "'forfeit'"):
+        uno_env.env(illegal_action="forfeit")
+    lose = uno_env.env(num_players=2, illegal_action="lose")
+    lose.reset(seed=0)
+    with pytest.raises(ValueError, match="an action is an integer"):
+        lose.step("R1")                  # not a move id: a caller's bug, not a forfeit
+    assert not any(lose.terminations.values())
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_pettingzoo_api_with_illegal_action_lose():
+    api_test(uno_env.env(num_players=3, illegal_action="lose"), num_cycles=200)

@@ -12,6 +12,12 @@ from uno_env.analysis import (ablation_configs, markdown_table, preset_players,
                               skill_edge, variant_stats)
 from uno_env.simulate import simulate
 
+from conftest import NEEDS, has_python3_kernel, importable
+
+needs_kernel = pytest.mark.skipif(not has_python3_kernel(), reason=NEEDS["kernel"])
+needs_nbformat = pytest.mark.skipif(not importable("nbformat"),
+                                    reason=NEEDS["kernel"])
+
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
@@ -27,6 +33,7 @@ def test_the_three_notebooks_exist():
     assert {p.stem for p in NOTEBOOKS} >= {"variants", "agents", "house_rules"}
 
 
+@needs_kernel
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_notebook_runs_in_quick_mode(path, tmp_path):
     nb, _ = _load("notebooks").execute(path, quick=True, out=tmp_path / path.name,
@@ -46,6 +53,7 @@ def test_notebook_runs_in_quick_mode(path, tmp_path):
 ALLOWED_NUMBERS = {"1", "2", "4", "5", "6", "95"}  # "5th and 95th percentiles"
 
 
+@needs_nbformat
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_markdown_cells_quote_no_numbers(path):
     import nbformat

@@ -2,6 +2,8 @@
 import pathlib
 import re
 
+import pytest
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
@@ -29,3 +31,31 @@ def test_engine_imports_nothing_above_it():
             if line.startswith(("import uno_env", "from uno_env")):
                 assert line.startswith(("from uno_env.engine", "from uno_env._jit")), \
                     f"{path.name}: {line}"
+
+
+def test_license_citation_and_changelog_agree_with_the_package():
+    tomllib = pytest.importorskip("tomllib", reason="tomllib is in the standard "
+                                  "library from Python 3.11")
+
+    import uno_env
+    meta = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    project = meta["project"]
+    assert project["license"] == {"text": "MIT"}
+    assert "License :: OSI Approved :: MIT License" in project["classifiers"]
+    assert "Typing :: Typed" in project["classifiers"]
+    license_text = (ROOT / "LICENSE").read_text()
+    assert license_text.startswith("MIT License") and "uno-env developers" in license_text
+    citation = (ROOT / "CITATION.cff").read_text()
+    assert re.search(r"^cff-version: 1\.2\.0$", citation, re.M)
+    assert re.search(rf"^version: {re.escape(uno_env.__version__)}$", citation, re.M)
+    assert project["version"] == uno_env.__version__
+    changelog = (ROOT / "CHANGELOG.md").read_text()
+    assert f"## [{uno_env.__version__}]" in changelog
+
+
+def test_py_typed_ships_with_the_package():
+    tomllib = pytest.importorskip("tomllib", reason="tomllib is in the standard "
+                                  "library from Python 3.11")
+    assert (ROOT / "uno_env" / "py.typed").is_file()
+    meta = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert "py.typed" in meta["tool"]["setuptools"]["package-data"]["uno_env"]

@@ -1,22 +1,30 @@
 """Stable-Baselines3 training (uno_env.sb3, agents.train) and the PPO agent (agents.ppo).
 
-Runs with the ``rl`` extra installed (the README's test command installs it)."""
+Runs with the ``rl`` extra installed (the README's test command installs it); without
+it the whole file skips, naming the extra (tests/conftest.py)."""
 from __future__ import annotations
 
 import json
 
 import numpy as np
 import pytest
-from sb3_contrib import MaskablePPO
-from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
 
-from agents.ppo import PPOAgent, shipped_models
-from agents.train import train
-from uno_env import env as aec_env
-from uno_env import make_config
-from uno_env.learner import evaluate
-from uno_env.sb3 import UnoVecEnv, policy_kwargs
-from uno_env.tournament import tournament
+from conftest import NEEDS
+
+pytest.importorskip("torch", reason=NEEDS["rl"])
+pytest.importorskip("sb3_contrib", reason=NEEDS["rl"])
+
+from sb3_contrib import MaskablePPO  # noqa: E402
+from sb3_contrib.common.maskable.utils import (  # noqa: E402
+    get_action_masks, is_masking_supported)
+
+from agents.ppo import PPOAgent, shipped_models  # noqa: E402
+from agents.train import train  # noqa: E402
+from uno_env import env as aec_env  # noqa: E402
+from uno_env import make_config  # noqa: E402
+from uno_env.learner import evaluate  # noqa: E402
+from uno_env.sb3 import UnoVecEnv, policy_kwargs  # noqa: E402
+from uno_env.tournament import tournament  # noqa: E402
 
 
 def test_vec_env_gives_maskable_ppo_its_masks_and_sb3_its_terminal_observations():

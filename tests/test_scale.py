@@ -1,18 +1,26 @@
 """[scale]: the Ray tournament backend equals the local one; RLlib self-play training
-and its policy in a tournament. One local Ray instance (2 CPUs, loopback) for the file."""
+and its policy in a tournament. One local Ray instance (2 CPUs, loopback) for the file.
+Without the ray extra the file skips; without the rllib extra (and torch) the RLlib tests
+do, each naming what to install (tests/conftest.py)."""
+import importlib
 import sys
 
 import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-import uno_env.tournament as T
 from agents.ppo import PPOAgent
 from uno_env.cli import app
 from uno_env.distributed import MissingExtra
 from uno_env.tournament import tournament
 
-import ray  # noqa: E402  (the ray extra is part of the test install)
+from conftest import NEEDS, importable
+
+ray = pytest.importorskip("ray", reason=NEEDS["ray"])
+# the module (``uno_env.tournament``, the package attribute, is the function)
+T = importlib.import_module("uno_env.tournament")
+needs_rllib = pytest.mark.skipif(not importable("ray.rllib", "torch"),
+                                 reason=NEEDS["rllib"])
 runner = CliRunner()
 NUMBA = ("random", "greedy", "heuristic")
 
@@ -100,6 +108,7 @@ def test_cli_tournament_ray_backend_prints_the_local_leaderboard(local_ray, tmp_
 
 
 # --- RLlib -------------------------------------------------------------------------------
+@needs_rllib
 def test_rllib_env_is_turn_based_with_masks_and_final_rewards():
     from uno_env.rllib import UnoMultiAgentEnv
     env = UnoMultiAgentEnv({"num_players": 3})
@@ -138,6 +147,7 @@ def rllib_run(local_ray, tmp_path_factory):
                        progress=False)
 
 
+@needs_rllib
 def test_rllib_self_play_trains_two_iterations(rllib_run):
     r = rllib_run
     assert r.iterations == 2 and r.timesteps >= 2000
@@ -150,6 +160,7 @@ def test_rllib_self_play_trains_two_iterations(rllib_run):
     assert r.evaluations[0]["opponent"] == "random" and r.evaluations[0]["games"] == 300
 
 
+@needs_rllib
 def test_exported_policy_acts_as_the_rllib_module(rllib_run):
     """The numpy agent takes the module's greedy action (masked logits) everywhere."""
     import torch
@@ -188,6 +199,7 @@ def test_exported_policy_acts_as_the_rllib_module(rllib_run):
     assert legal[np.arange(len(ours)), ours].all()
 
 
+@needs_rllib
 def test_rllib_policy_plays_in_a_ray_tournament(rllib_run):
     agent = rllib_run.agent
     local = tournament((agent, "random"), "classic", 2, num_games=200, seed=2, threads=1,
@@ -208,6 +220,7 @@ def test_cli_train_framework_option(tmp_path):
     assert bad.exit_code == 2 and "self-play" in bad.output
 
 
+@needs_rllib
 def test_missing_rllib_names_the_extra(monkeypatch):
     from uno_env.rllib import require_rllib
     monkeypatch.setitem(sys.modules, "ray.rllib", None)

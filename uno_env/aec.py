@@ -36,14 +36,40 @@ Rewards
 
 Errors
     The environment enforces turn order and legality itself (no wrapper chain, so it
-    keeps the engine's speed): stepping before ``reset``, an out-of-range or illegal
-    action raises ``ValueError`` naming the legal moves, and the game is left unchanged.
+    keeps the engine's speed): stepping before ``reset`` raises ``ValueError``. What an
+    out-of-range or illegal action does is ``illegal_action``'s choice:
+
+    * ``"raise"`` (the default): ``ValueError`` naming the legal moves; the game is left
+      unchanged, so the caller may catch it and step again.
+    * ``"lose"``: PettingZoo's classic convention (its ``TerminateIllegalWrapper``): the
+      game ends for everyone (``terminations`` all True) and the mover gets the losing
+      reward, -1. Where that wrapper gives the others 0, here they get what keeps the
+      rewards zero-sum, as a finished game's are: +1/(N-1) each, or with ``teams`` -1
+      for each of the mover's team and +1 for each of the other team (whatever
+      ``reward`` is: an unfinished round has no points).
+      The mover's info holds ``illegal_action: True``. In a match the whole match ends.
+
+    A non-integer action (``"R1"``, ``None`` for an agent still playing) is a
+    ``ValueError`` either way: it is a bug in the calling code, not a move.
+
+    The default is ``"raise"`` because the action mask is exact: an agent that samples
+    from it never plays an illegal move, so one that does shows a bug in the caller's
+    masking, which an error surfaces at once and a quietly lost game would hide (it
+    would look like a weak agent). Pass ``"lose"`` for agents that ignore the mask and
+    are meant to learn legality from the reward. ``"raise"`` is also v0's behaviour.
 
 Version History
+    The environment's version (``metadata["name"] == "uno_v0"``; registered with
+    PettingZoo as ``uno_env/Uno-v0``) changes only when the same arguments can give a
+    different game, observation, space or reward; CHANGELOG.md has the project's log.
+
     * v0: first release (classic rules, RULES.md section 2).
     * v0, house rules: RULES.md 3-4 flags, ``classic112`` and ``teams`` (team rewards
       shared); with every flag off the spaces and the observation are unchanged.
     * v0, UNO One Piece: preset ``onepiece`` (RULES.md 6); classic spaces unchanged.
+    * v0, UNO Flip: preset ``flip`` (RULES.md 5); classic spaces unchanged.
+    * v0, 0.2.0: option ``illegal_action="raise" | "lose"``; the default keeps v0's
+      behaviour (raise).
 """
 from __future__ import annotations
 
@@ -57,23 +83,32 @@ from uno_env.rules import check_seed
 
 
 def env(preset: str = "classic", num_players: int = 4, render_mode: str | None = None,
-        **rules) -> "raw_env":
+        illegal_action: str = "raise", **rules) -> "raw_env":
     """The AEC environment as shipped: legality and turn order are checked inside, so no
-    PettingZoo wrappers are added (they would cost ~10x in speed)."""
-    return raw_env(preset=preset, num_players=num_players, render_mode=render_mode, **rules)
+    PettingZoo wrappers are added (they would cost ~10x in speed). ``illegal_action``:
+    "raise" (default) or "lose" (module docstring, Errors)."""
+    return raw_env(preset=preset, num_players=num_players, render_mode=render_mode,
+                   illegal_action=illegal_action, **rules)
 
 
 class raw_env(AECEnv):
     metadata = {"render_modes": ["human", "ansi"], "name": "uno_v0",
                 "is_parallelizable": False}
 
+    #: values of ``illegal_action`` (module docstring, Errors)
+    ILLEGAL_ACTIONS = ("raise", "lose")
+
     def __init__(self, preset: str = "classic", num_players: int = 4,
-                 render_mode: str | None = None, **rules):
+                 render_mode: str | None = None, illegal_action: str = "raise", **rules):
         super().__init__()
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode must be None, 'human' or 'ansi', got "
                              f"{render_mode!r}")
+        if illegal_action not in self.ILLEGAL_ACTIONS:
+            raise ValueError(f"illegal_action must be 'raise' or 'lose', got "
+                             f"{illegal_action!r}")
         self.render_mode = render_mode
+        self.illegal_action = illegal_action
         self.game = Game(preset, num_players, seed=0, **rules)
         self.config = self.game.config
         self.layout = self.config.layout
@@ -142,6 +177,9 @@ class raw_env(AECEnv):
                              f"whose game has ended; legal moves: "
                              f"{', '.join(self.game.legal_moves())}")
         game = self.game
+        if self.illegal_action == "lose" and not self._legal(action):
+            self._lose(agent)
+            return
         code = game.step(int(action))  # ValueError naming the legal moves if illegal
         self._cumulative_rewards[agent] = 0.0
         if self._rewarded:
@@ -159,6 +197,34 @@ class raw_env(AECEnv):
                 done[name] = True
         if self.render_mode == "human":
             self.render()
+
+    def _legal(self, action) -> bool:
+        """Whether ``action`` is a legal move now; a non-integer is a ValueError."""
+        try:
+            a = int(action)
+        except (TypeError, ValueError):
+            raise ValueError(f"an action is an integer 0..{self.layout.size - 1}, got "
+                             f"{action!r}; legal moves: "
+                             f"{', '.join(self.game.legal_moves())}") from None
+        return 0 <= a < self.layout.size and bool(self.game._mask[a])
+
+    def _lose(self, agent) -> None:
+        """``illegal_action="lose"``: ``agent`` loses and the game ends for everyone."""
+        n, mover = len(self.possible_agents), self.agent_name_mapping[agent]
+        if self.config.rules.teams:
+            rewards = [-1.0 if (q - mover) % 2 == 0 else 1.0 for q in range(n)]
+        else:
+            rewards = [-1.0 if q == mover else 1.0 / (n - 1) for q in range(n)]
+        self._cumulative_rewards[agent] = 0.0
+        if self._rewarded:
+            self._clear_rewards()
+        for name, r in zip(self.possible_agents, rewards):
+            self.rewards[name] = r
+        self._rewarded = True
+        self._accumulate_rewards()
+        for name in self.agents:
+            self.terminations[name] = True
+        self.infos[agent] = {**self.infos[agent], "illegal_action": True}
 
     def render(self):
         if self.render_mode is None:

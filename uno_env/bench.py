@@ -103,7 +103,10 @@ def bench_rlcard(seconds):
     return _timed(run, seconds)
 
 
-def main(argv=None):
+def main(argv=None, rules: dict | None = None):
+    """``rules``: rule flags over the preset (``uno-bench bench --rule KEY=VALUE``); the
+    classic reference row of a non-classic preset is measured without them."""
+    rules = dict(rules or {})
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="time per row")
     parser.add_argument("--players", type=int, default=4)
@@ -113,17 +116,18 @@ def main(argv=None):
     p, s = args.players, args.seconds
     all_threads = numba.config.NUMBA_NUM_THREADS
     rows = {}
-    rows["simulate, 1 thread"] = bench_simulate(p, 1, s, args.preset)
-    rows[f"simulate, {all_threads} threads"] = bench_simulate(p, all_threads, s, args.preset)
-    vg, vs, nbytes = bench_vector(p, s, preset=args.preset)
+    rows["simulate, 1 thread"] = bench_simulate(p, 1, s, args.preset, **rules)
+    rows[f"simulate, {all_threads} threads"] = bench_simulate(p, all_threads, s,
+                                                              args.preset, **rules)
+    vg, vs, nbytes = bench_vector(p, s, preset=args.preset, **rules)
     rows["VectorEnv B=1024"] = (vg, vs)
-    rows["AEC env()"] = bench_aec(p, s, args.preset)
-    if args.preset != "classic":  # the classic reference, measured in the same run
+    rows["AEC env()"] = bench_aec(p, s, args.preset, **rules)
+    if args.preset != "classic" or rules:  # the classic reference, in the same run
         rows["simulate, 1 thread, classic"] = bench_simulate(p, 1, s, "classic")
     rl = bench_rlcard(s)
     if rl is not None:
         rows["RLCard uno (2 players)"] = rl
-    result = {"preset": args.preset, "players": p, "threads": all_threads,
+    result = {"preset": args.preset, "rules": rules, "players": p, "threads": all_threads,
               "state_bytes_per_game": nbytes,
               "rows": {k: {"games_per_s": g, "steps_per_s": st} for k, (g, st) in rows.items()}}
     if rl is not None:
@@ -132,7 +136,8 @@ def main(argv=None):
     if args.json:
         print(json.dumps(result, indent=2))
         return result
-    print(f"uno-env throughput: {args.preset}, {p} players, random agents "
+    flags = "".join(f", {k}={v!r}" for k, v in rules.items())
+    print(f"uno-env throughput: {args.preset}{flags}, {p} players, random agents "
           f"(state {nbytes} bytes per game)")
     head = f"{'':28s} {'games/s':>12s} {'steps/s':>14s}"
     if rl is not None:

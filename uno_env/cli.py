@@ -10,27 +10,136 @@
                          --framework rllib; needs the rl or rllib extra)
     uno-bench evaluate   win rate of an agent or a trained model against opponents
 
-``uno-bench COMMAND --help`` describes each command's options.
+``uno-bench COMMAND --help`` describes each command's options. Every command that plays
+takes ``--preset`` and a repeatable ``--rule KEY=VALUE`` (any flag of
+``uno_env.rules.Rules``: ``--rule stack=any --rule bluff=false``). Bad input is a usage
+error: a one-line ``Error: ...`` naming what is valid, exit code 2, never a traceback.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 
 import typer
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
+from uno_env.rules import PRESETS, Rules, rule_names
+
+# rich_markup_mode=None: click's plain error output, whose "Error: ..." line is never
+# wrapped into a box (a wrapped box splits the names of the valid values across lines)
+app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
                   help="uno-env: UNO environment and agent benchmark.")
+
+PRESET_HELP = f"rule preset: {', '.join(PRESETS)} (uno-bench presets shows their flags)"
+RULE_HELP = ("a rule flag over the preset, KEY=VALUE, repeatable (--rule stack=any "
+             f"--rule bluff=false); flags: {', '.join(rule_names())}")
+PLAYERS_HELP = "number of players, 2 to 10"
+SEED_HELP = "seed of the deals (game i of a seed is always the same game)"
+THREADS_HELP = "numba threads (default: all)"
+_BOOLS = {"true": True, "yes": True, "on": True, "1": True,
+          "false": False, "no": False, "off": False, "0": False}
+
+
+def _version(value: bool) -> None:
+    if value:
+        from uno_env import __version__
+        typer.echo(f"uno-bench (uno-env) {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(version: bool = typer.Option(False, "--version", callback=_version,
+                                       is_eager=True, help="print the version and exit")):
+    """uno-env: UNO environment and agent benchmark."""
+
+
+def _check_preset(value: str | None) -> str | None:
+    if value is not None and value not in PRESETS:
+        raise typer.BadParameter(f"unknown preset {value!r}; valid presets: "
+                                 f"{', '.join(PRESETS)}")
+    return value
+
+
+def parse_rule(text: str) -> tuple[str, object]:
+    """``"KEY=VALUE"`` -> ``(key, value)``, the value parsed by the type of the ``Rules``
+    field (bool, int, str, or a tuple of integers written ``2,2,1,1``). ValueError naming
+    the valid flags or the expected form."""
+    key, sep, raw = (s.strip() for s in text.partition("="))
+    if not sep or not key:
+        raise ValueError(f"a rule is KEY=VALUE (e.g. stack=any), got {text!r}")
+    if key not in rule_names():
+        raise ValueError(f"unknown rule flag {key!r}; valid flags: "
+                         f"{', '.join(rule_names())}")
+    default = getattr(Rules(), key)
+    if isinstance(default, bool):
+        if raw.lower() not in _BOOLS:
+            raise ValueError(f"rule flag {key!r} is true or false, got {raw!r}")
+        return key, _BOOLS[raw.lower()]
+    if isinstance(default, int):
+        try:
+            return key, int(raw)
+        except ValueError:
+            raise ValueError(f"rule flag {key!r} is an integer, got {raw!r}") from None
+    if isinstance(default, tuple):
+        try:
+            return key, tuple(int(x) for x in raw.split(","))
+        except ValueError:
+            raise ValueError(f"rule flag {key!r} is comma-separated integers (e.g. "
+                             f"{','.join(map(str, default))}), got {raw!r}") from None
+    return key, raw
+
+
+def _parse_rules(values: list[str] | None) -> dict:
+    try:
+        return dict(parse_rule(v) for v in values or ())
+    except ValueError as err:
+        raise typer.BadParameter(str(err)) from None
+
+
+def _check_rules(values: list[str] | None) -> list[str] | None:
+    _parse_rules(values)     # the error names --rule; the command parses again
+    return values
+
+
+def _preset_option(default: str | None = "classic", help: str = PRESET_HELP):
+    return typer.Option(default, help=help, callback=_check_preset)
+
+
+def _rule_option():
+    return typer.Option(None, "--rule", metavar="KEY=VALUE", help=RULE_HELP,
+                        callback=_check_rules)
+
+
+@contextlib.contextmanager
+def _usage_errors():
+    """A ValueError or NotImplementedError of the library (bad players, rule values, agent
+    names...) becomes a one-line usage error, exit code 2."""
+    try:
+        yield
+    except (ValueError, NotImplementedError) as err:
+        raise typer.BadParameter(" ".join(str(err).split())) from None
+
+
+def _check(preset: str, players: int, rule: list[str] | None) -> dict:
+    """The ``--rule`` flags as a dict, the configuration validated before any work
+    (compiling, importing torch) starts."""
+    from uno_env.config import make_config
+    rules = _parse_rules(rule)
+    with _usage_errors():
+        make_config(preset, players, **rules)
+    return rules
 
 
 @app.command()
-def bench(seconds: float = typer.Option(3.0, help="seconds measured per row"),
-          players: int = typer.Option(4, help="number of players"),
-          preset: str = typer.Option("classic", help="preset name"),
+def bench(seconds: float = typer.Option(3.0, min=0.01, help="seconds measured per row"),
+          players: int = typer.Option(4, help=PLAYERS_HELP),
+          preset: str = _preset_option(),
+          rule: list[str] = _rule_option(),
           json_out: bool = typer.Option(False, "--json", help="print JSON only")):
     """Throughput of simulate, VectorEnv and the AEC env, beside RLCard if installed."""
     from uno_env.bench import main
+    rules = _check(preset, players, rule)
     argv = ["--seconds", str(seconds), "--players", str(players), "--preset", preset]
-    main(argv + (["--json"] if json_out else []))
+    main(argv + (["--json"] if json_out else []), rules=rules)
 
 
 @app.command()
@@ -48,30 +157,42 @@ def presets(json_out: bool = typer.Option(False, "--json", help="print JSON")):
 
 
 @app.command()
-def demo(games: int = typer.Option(5, min=1), players: int = typer.Option(4),
-         seed: int = typer.Option(0, min=0), preset: str = typer.Option("classic"),
-         policy: str = typer.Option("eager", help="eager or uniform random agents"),
+def demo(games: int = typer.Option(5, min=1, help="number of games"),
+         players: int = typer.Option(4, help=PLAYERS_HELP),
+         seed: int = typer.Option(0, min=0, help=SEED_HELP),
+         preset: str = _preset_option(),
+         rule: list[str] = _rule_option(),
+         policy: str = typer.Option("eager", help="eager (plays a card when it can) or "
+                                    "uniform (any legal move) random agents"),
          quiet: bool = typer.Option(False, help="do not print the first game")):
     """Play a few games between random agents and print them."""
     from uno_env.demo import main
+    if policy not in ("eager", "uniform"):
+        raise typer.BadParameter(f"unknown policy {policy!r}; valid: eager, uniform",
+                                 param_hint="'--policy'")
+    rules = _check(preset, players, rule)
     argv = ["--games", str(games), "--players", str(players), "--seed", str(seed),
             "--preset", preset, "--policy", policy]
-    main(argv + (["--quiet"] if quiet else []))
+    main(argv + (["--quiet"] if quiet else []), rules=rules)
 
 
 @app.command()
 def simulate(games: int = typer.Option(10_000, min=1, help="number of games"),
-             players: int = typer.Option(4), seed: int = typer.Option(0, min=0),
-             preset: str = typer.Option("classic"),
+             players: int = typer.Option(4, help=PLAYERS_HELP),
+             seed: int = typer.Option(0, min=0, help=SEED_HELP),
+             preset: str = _preset_option(),
+             rule: list[str] = _rule_option(),
              agents: str = typer.Option("random", help="comma-separated, one per seat "
-                                        "(or one name for every seat)"),
-             threads: int = typer.Option(None, help="numba threads (default: all)")):
+                                        "(or one name for every seat): random, greedy, "
+                                        "heuristic"),
+             threads: int = typer.Option(None, min=1, help=THREADS_HELP)):
     """Play whole games inside numba and print a summary."""
     from uno_env.simulate import simulate as run
+    rules = _parse_rules(rule)
     names = tuple(a.strip() for a in agents.split(","))
     try:
         result = run(preset, players, agents=names, num_games=games, seed=seed,
-                     threads=threads)
+                     threads=threads, **rules)
     except (ValueError, NotImplementedError) as err:
         raise typer.BadParameter(str(err)) from None
     typer.echo(result.summary())
@@ -79,12 +200,16 @@ def simulate(games: int = typer.Option(10_000, min=1, help="number of games"),
 
 @app.command()
 def tournament(agents: str = typer.Option("random,greedy,heuristic",
-                                          help="comma-separated agent names"),
-               preset: str = typer.Option("classic"), players: int = typer.Option(4),
+                                          help="comma-separated: random, greedy, "
+                                          "heuristic, a shipped model's name or a .npz "
+                                          "model file"),
+               preset: str = _preset_option(),
+               rule: list[str] = _rule_option(),
+               players: int = typer.Option(4, help=PLAYERS_HELP),
                games: int = typer.Option(100_000, min=1, help="number of games (rounded "
                                          "up to a multiple of the number of agents)"),
-               seed: int = typer.Option(0, min=0),
-               threads: int = typer.Option(None, help="numba threads (default: all)"),
+               seed: int = typer.Option(0, min=0, help=SEED_HELP),
+               threads: int = typer.Option(None, min=1, help=THREADS_HELP),
                out: str = typer.Option(None, help="directory for results.json, "
                                        "leaderboard.csv, head_to_head.csv, win_rates.png"),
                progress: bool = typer.Option(True, help="show a progress bar"),
@@ -95,11 +220,12 @@ def tournament(agents: str = typer.Option("random,greedy,heuristic",
                                            "a local Ray instance")):
     """Every agent in every seat equally often; prints the leaderboard."""
     from uno_env.tournament import tournament as run
+    rules = _check(preset, players, rule)
     try:
-        names = tuple(_agent(a.strip(), preset, players)
+        names = tuple(_agent(a.strip(), preset, players, rules)
                       for a in agents.split(",") if a.strip())
         result = run(names, preset, players, num_games=games, seed=seed, threads=threads,
-                     progress=progress, backend=backend, address=address)
+                     progress=progress, backend=backend, address=address, **rules)
     except (ValueError, NotImplementedError) as err:
         raise typer.BadParameter(str(err)) from None
     typer.echo(result.leaderboard())
@@ -109,19 +235,22 @@ def tournament(agents: str = typer.Option("random,greedy,heuristic",
 
 
 @app.command()
-def play(players: int = typer.Option(3, help="number of players"),
+def play(players: int = typer.Option(4, help=PLAYERS_HELP),
          opponents: str = typer.Option("heuristic", help="agent name for every opponent, "
                                        "or comma-separated names, one per opponent"),
-         seed: int = typer.Option(0, min=0), seat: int = typer.Option(0, min=0,
-                                                                      help="your seat"),
-         preset: str = typer.Option("classic"),
+         seed: int = typer.Option(0, min=0, help=SEED_HELP),
+         seat: int = typer.Option(0, min=0, help="your seat, 0 to players - 1"),
+         preset: str = _preset_option(),
+         rule: list[str] = _rule_option(),
          target_score: int = typer.Option(None, min=0, help="play a match to this many "
                                           "points (default: the preset's; 0 one round)"),
          color: bool = typer.Option(None, "--color/--no-color", help="cards in colour "
                                     "(default: when the output is a terminal)")):
     """Play UNO in the terminal against agents (type a move's number or its name)."""
     from uno_env.play import play_game
-    rules = {} if target_score is None else {"target_score": target_score}
+    rules = _check(preset, players, rule)
+    if target_score is not None:
+        rules["target_score"] = target_score
     try:
         play_game(players=players, opponents=opponents, seed=seed, seat=seat,
                   preset=preset, color=color, **rules)
@@ -129,7 +258,7 @@ def play(players: int = typer.Option(3, help="number of players"),
         raise typer.BadParameter(str(err)) from None
 
 
-def _agent(name: str, preset: str, players: int):
+def _agent(name: str, preset: str, players: int, rules: dict | None = None):
     """A baseline's name stays a name (numba); a model file or a shipped model's name
     (``agents.ppo.shipped_models()``) becomes a ``PPOAgent``."""
     from uno_env.engine.policies import AGENT_CODES
@@ -139,7 +268,7 @@ def _agent(name: str, preset: str, players: int):
     if name.endswith(".npz") or name in shipped_models():
         agent = PPOAgent.load(name, name=name.rsplit("/", 1)[-1].removesuffix(".npz"))
         from uno_env.config import make_config
-        agent.check_config(make_config(preset, players))
+        agent.check_config(make_config(preset, players, **(rules or {})))
         return agent
     raise ValueError(f"unknown agent {name!r}: use {', '.join(AGENT_CODES)}, a shipped "
                      f"model ({', '.join(shipped_models()) or 'none'}) or a .npz model file")
@@ -150,19 +279,24 @@ def _csv(text: str) -> list[str]:
 
 
 @app.command()
-def train(preset: str = typer.Option("classic"), players: int = typer.Option(2),
+def train(preset: str = _preset_option(),
+          rule: list[str] = _rule_option(),
+          players: int = typer.Option(2, help=PLAYERS_HELP + " (2 by default, unlike the "
+                                      "other commands: the shipped model's setting)"),
           timesteps: int = typer.Option(1_000_000, min=1, help="environment steps"),
           opponents: str = typer.Option(None, help="comma-separated opponent "
                                         "names; each game draws one for every opponent "
                                         "seat ('self' = a pool of past snapshots); "
                                         "default heuristic (rllib: self-play only)"),
           out: str = typer.Option("runs/ppo", help="output directory"),
-          seed: int = typer.Option(0, min=0),
+          seed: int = typer.Option(0, min=0, help="seed of training and evaluation"),
           envs: int = typer.Option(128, min=1, help="games stepped together"),
           eval_every: int = typer.Option(100_000, min=1, help="steps between evaluations"),
           eval_games: int = typer.Option(2_000, min=1, help="games per evaluation"),
-          eval_opponents: str = typer.Option("random,heuristic"),
-          checkpoint_every: int = typer.Option(250_000, min=1),
+          eval_opponents: str = typer.Option("random,heuristic", help="comma-separated "
+                                             "opponents of each evaluation"),
+          checkpoint_every: int = typer.Option(250_000, min=1, help="steps between saved "
+                                               "policies (checkpoints/)"),
           hidden: str = typer.Option("256,256", help="hidden layer sizes"),
           minutes: float = typer.Option(None, help="stop after this many minutes"),
           threads: int = typer.Option(1, min=1, help="torch threads"),
@@ -180,6 +314,7 @@ def train(preset: str = typer.Option("classic"), players: int = typer.Option(2),
     checkpoint/, progress.csv, eval.csv and summary.json."""
     if framework not in ("sb3", "rllib"):
         raise typer.BadParameter(f"unknown framework {framework!r}; valid: sb3, rllib")
+    rules = _check(preset, players, rule)
     if framework == "rllib":
         if opponents not in (None, "self"):
             raise typer.BadParameter("RLlib training is self-play (every seat is the "
@@ -193,7 +328,7 @@ def train(preset: str = typer.Option("classic"), players: int = typer.Option(2),
                             hidden=tuple(int(h) for h in _csv(hidden)),
                             max_minutes=minutes, progress=progress,
                             env_runners=env_runners, address=address,
-                            threads=threads)
+                            threads=threads, **rules)
     names = _csv(opponents or "heuristic")
     result = _run_training(
         "agents.train", "train", out=out, progress=progress, resume=resume,
@@ -201,7 +336,8 @@ def train(preset: str = typer.Option("classic"), players: int = typer.Option(2),
         opponents=names[0] if len(names) == 1 else [[n] for n in names], seed=seed,
         num_envs=envs, eval_every=eval_every, eval_games=eval_games,
         eval_opponents=tuple(_csv(eval_opponents)), checkpoint_every=checkpoint_every,
-        hidden=tuple(int(h) for h in _csv(hidden)), max_minutes=minutes, threads=threads)
+        hidden=tuple(int(h) for h in _csv(hidden)), max_minutes=minutes, threads=threads,
+        **rules)
     typer.echo(f"trained {result.timesteps:,} steps in {result.seconds:.0f} s "
                f"({result.steps_per_second:,.0f} steps/s)")
     _echo_evaluations([r for r in result.evaluations
@@ -244,13 +380,18 @@ def evaluate(model: str = typer.Option("ppo_classic_2p", help="a .npz model file
                                        "shipped model's name, or a baseline's name"),
              opponents: str = typer.Option("random,heuristic", help="comma-separated; "
                                            "one evaluation per name"),
-             preset: str = typer.Option(None, help="default: the model's"),
-             players: int = typer.Option(None, help="default: the model's"),
-             games: int = typer.Option(10_000, min=1), seed: int = typer.Option(0, min=0),
+             preset: str = _preset_option(None, help=f"{PRESET_HELP}; default: the "
+                                          "model's, classic for a baseline"),
+             rule: list[str] = _rule_option(),
+             players: int = typer.Option(None, help="number of players; default: the "
+                                         "model's, 4 for a baseline"),
+             games: int = typer.Option(10_000, min=1, help="games per opponent"),
+             seed: int = typer.Option(0, min=0, help=SEED_HELP),
              json_out: bool = typer.Option(False, "--json", help="print JSON only")):
     """Win rate (95% Wilson interval) of an agent against copies of each opponent, the
     agent's seat drawn per game."""
     from uno_env.learner import evaluate as run
+    rules = _parse_rules(rule)
     try:
         from agents import make_agent
         from agents.ppo import PPOAgent, shipped_models
@@ -258,13 +399,13 @@ def evaluate(model: str = typer.Option("ppo_classic_2p", help="a .npz model file
             agent = PPOAgent.load(model)
             preset = preset or agent.config.preset
             players = players or agent.config.num_players
-            agent.check_config(_config(preset, players))
+            agent.check_config(_config(preset, players, rules))
         else:
-            preset, players = preset or "classic", players or 2
-            agent = make_agent(model, _config(preset, players), seed=seed)
+            preset, players = preset or "classic", players or 4
+            agent = make_agent(model, _config(preset, players, rules), seed=seed)
         rows = []
         for opp in _csv(opponents):
-            r = run(agent, opp, games, preset, players, seed=seed)
+            r = run(agent, opp, games, preset, players, seed=seed, **rules)
             rows.append({"opponent": opp, **r})
     except (ValueError, NotImplementedError) as err:
         raise typer.BadParameter(str(err)) from None
@@ -278,9 +419,9 @@ def evaluate(model: str = typer.Option("ppo_classic_2p", help="a .npz model file
                    f"[{lo:.4f}, {hi:.4f}]  mean reward {r['mean_reward']:+.3f}")
 
 
-def _config(preset, players):
+def _config(preset, players, rules=None):
     from uno_env.config import make_config
-    return make_config(preset, players)
+    return make_config(preset, players, **(rules or {}))
 
 
 # --- replays, the viewer and the browser game (issue #19: uno_env.replay, .viewer, .server)

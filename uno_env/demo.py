@@ -48,7 +48,9 @@ def play_game(env, rng, verbose: bool, policy: str = "eager") -> int:
     return steps
 
 
-def main(argv: list[str] | None = None) -> None:
+def main(argv: list[str] | None = None, rules: dict | None = None) -> None:
+    """``rules``: rule flags over the preset (``uno-bench demo --rule KEY=VALUE``)."""
+    rules = dict(rules or {})
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=5)
     parser.add_argument("--players", type=int, default=4)
@@ -59,11 +61,12 @@ def main(argv: list[str] | None = None) -> None:
                         help="eager: play a card when possible (default); uniform: any "
                              "legal action, drawing included (games run long)")
     args = parser.parse_args(argv)
-    env = uno_env.env(preset=args.preset, num_players=args.players)
+    env = uno_env.env(preset=args.preset, num_players=args.players, **rules)
     rng = np.random.default_rng(args.seed)
     env.reset(seed=args.seed)
-    print(f"{args.games} games of {args.preset}, {args.players} players, {args.policy} "
-          f"random agents, seed {args.seed}\n")
+    flags = "".join(f", {k}={v!r}" for k, v in rules.items())
+    print(f"{args.games} games of {args.preset}{flags}, {args.players} players, "
+          f"{args.policy} random agents, seed {args.seed}\n")
     total_steps, start = 0, time.perf_counter()
     rows = []
     for i in range(args.games):

@@ -20,7 +20,17 @@ goes out. Observations are the learner's, in the documented layout of
 * a list of such line-ups (lists): each game draws one of them uniformly.
 
 ``seat`` is the learner's seat, or "random" for a seat drawn per game. Game ``i`` of a
-seed deals the same cards as ``Game(...).reset(seed, index=i)``.
+seed deals the same cards as ``Game(...).reset(seed, index=i)``. ``num_players``
+defaults to 4, as everywhere in the package (``env``, ``Game``, ``VectorEnv``).
+
+Registered with Gymnasium as ``uno_env/Uno-v1`` (``gymnasium.make("uno_env/Uno-v1",
+preset="street", num_players=3, opponents="heuristic")``; :mod:`uno_env.registration`).
+
+Version History (``SingleAgentEnv``; CHANGELOG.md has the project's log)
+    * v0 (0.1.0): first release; ``num_players`` defaulted to 2. Still registered as
+      ``uno_env/Uno-v0`` with that default.
+    * v1 (0.2.0): ``num_players`` defaults to 4. With ``num_players`` given, v0 and v1
+      play the same games.
 """
 from __future__ import annotations
 
@@ -94,7 +104,7 @@ class LearnerBatch:
     index (its last observation is in ``final_obs``); without it the game stays ended.
     """
 
-    def __init__(self, num_envs: int, preset: str = "classic", num_players: int = 2,
+    def __init__(self, num_envs: int, preset: str = "classic", num_players: int = 4,
                  opponents: Any = "random", seat: int | str = "random", seed: int = 0,
                  auto_reset: bool = True, **rules):
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) \
@@ -236,7 +246,7 @@ class SingleAgentEnv(gymnasium.Env):
 
     metadata = {"render_modes": ["ansi"]}
 
-    def __init__(self, preset: str = "classic", num_players: int = 2,
+    def __init__(self, preset: str = "classic", num_players: int = 4,
                  opponents: Any = "random", seat: int | str = "random", seed: int = 0,
                  render_mode: str | None = None, illegal_action: str = "lose",
                  illegal_reward: float = -1.0, **rules):
@@ -323,7 +333,7 @@ class SingleAgentEnv(gymnasium.Env):
 
 
 def evaluate(agent, opponents: Any = "random", num_games: int = 10_000,
-             preset: str = "classic", num_players: int = 2, seed: int = 0,
+             preset: str = "classic", num_players: int = 4, seed: int = 0,
              seat: int | str = "random", batch: int = 1024, **rules) -> dict:
     """Play ``agent`` (an object with ``act_batch``) in games ``0 .. num_games - 1`` of
     ``seed`` against ``opponents`` (as in ``LearnerBatch``). Returns a dict: ``games``,

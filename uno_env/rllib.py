@@ -8,6 +8,12 @@ with RLlib's action-masking RLModule, and export of the trained policy as an age
 
 ``uno-bench train --framework rllib ...`` on the command line.
 
+The training functions (``train_rllib``, ``ppo_config``, ``export_policy``,
+``agent_from_checkpoint``) default to ``num_players=2``, as the SB3 job does
+(``agents.train``: the shipped model's and the README figures' setting; a checkpoint is
+read back with the default it was trained with); ``UnoMultiAgentEnv`` defaults to 4, as
+every environment does.
+
 ``UnoMultiAgentEnv`` is an RLlib ``MultiAgentEnv`` (RLlib's new API stack) over the AEC
 game (``uno_env.aec.raw_env``): agents ``player_0 .. player_{N-1}``; each step returns the
 observation of the agent to move only (turn-based, as RLlib's ``PettingZooEnv`` wrapper
@@ -68,7 +74,7 @@ class UnoMultiAgentEnv(MultiAgentEnv):
         from uno_env.scaling import config_scale
         config = dict(config or {})
         preset = config.pop("preset", "classic")
-        num_players = config.pop("num_players", 2)
+        num_players = config.pop("num_players", 4)
         self.aec = raw_env(preset, num_players, **config)
         cfg = self.aec.config
         self.config = cfg

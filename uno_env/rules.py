@@ -18,7 +18,9 @@ The house rules of docs/rules.md sections 3 and 4 (``stack``, ``seven_zero``, ``
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 import numpy as np
 
@@ -226,7 +228,8 @@ _HOUSE_FLAGS = ("stack", "seven_zero", "jump_in", "force_play", "no_draw_if_play
 
 #: Named presets, every variant of docs/rules.md (sections 2-6). House-rule presets
 #: are popular combinations of docs/rules.md section 3; any flag can be added to any preset.
-PRESETS: dict[str, Rules] = {
+#: Read-only (a ``MappingProxyType``): pass flags to ``make_rules``/``env`` instead.
+PRESETS: Mapping[str, Rules] = MappingProxyType({
     "classic": Rules(),
     # docs/rules.md 4: 108 cards + WS + 3 WX (wx_rule="wild" by default)
     "classic112": Rules(deck="classic112"),
@@ -252,7 +255,7 @@ PRESETS: dict[str, Rules] = {
                    multi_play=True, wx_rule="draw1"),
     # docs/rules.md 6 (the One Piece rule sheet): UNO One Piece, 110 cards, the sheet's challenge verdict
     "onepiece": Rules(deck="onepiece110", challenge="return"),
-}
+})
 
 
 def rule_names() -> tuple[str, ...]:

@@ -51,10 +51,11 @@ def policy_kwargs(config, hidden=(256, 256)) -> dict:
 
 class UnoVecEnv(VecEnv):
     """``num_envs`` learner games as an SB3 ``VecEnv`` (see the module docstring).
-    Arguments are those of ``LearnerBatch``. ``seed(s)`` (SB3's call) takes effect at the
+    Arguments are those of ``LearnerBatch`` (``num_players`` defaults to 4, as
+    everywhere). ``seed(s)`` (SB3's call) takes effect at the
     next ``reset()``. An illegal action raises a ValueError naming the legal moves."""
 
-    def __init__(self, num_envs: int = 64, preset: str = "classic", num_players: int = 2,
+    def __init__(self, num_envs: int = 64, preset: str = "classic", num_players: int = 4,
                  opponents: Any = "random", seat: int | str = "random", seed: int = 0,
                  **rules):
         self.batch = LearnerBatch(num_envs, preset, num_players, opponents, seat, seed,
