@@ -17,3 +17,27 @@ from agents.ppo import PPOAgent, shipped_models
 
 __all__ = ["AGENTS", "Agent", "GreedyAgent", "HeuristicAgent", "PPOAgent", "RandomAgent",
            "make_agent", "shipped_models"]
+
+
+def _load_model(spec, config, seed=None):
+    agent = PPOAgent.load(spec, name=spec.rsplit("/", 1)[-1].removesuffix(".npz"))
+    if config is not None:
+        agent.check_config(config)
+    return agent
+
+
+def register() -> None:
+    """Make this package's agents known to ``uno_env`` by name (the entry point of the
+    ``uno_env.agents`` group, ``uno_env.agent_registry``): the baselines, every shipped
+    model, ``.npz`` model files, and the trained-policy constructor."""
+    from uno_env import agent_registry as registry
+    for name in AGENTS:
+        registry.register_agent(name, lambda config, seed=None, _n=name:
+                                make_agent(_n, config, seed=seed))
+    for name in shipped_models():
+        registry.register_agent(name, lambda config, seed=None, _n=name:
+                                _load_model(_n, config, seed), configured=True)
+    registry.register_resolver(lambda spec: (
+        (lambda config, seed=None: _load_model(spec, config, seed))
+        if spec.endswith(".npz") else None))
+    registry.register_policy(PPOAgent)

@@ -21,7 +21,7 @@ import numpy as np
 from agents.baselines import Agent, _split
 from uno_env.config import make_config
 
-FORMAT = "uno-env-ppo/1"
+from uno_env.agent_registry import POLICY_FORMAT as FORMAT  # noqa: E402
 MODELS_DIR = Path(__file__).with_name("models")
 _ACTIVATIONS = {"relu": lambda x: np.maximum(x, 0.0, out=x), "tanh": np.tanh}
 

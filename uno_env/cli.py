@@ -259,19 +259,16 @@ def play(players: int = typer.Option(4, help=PLAYERS_HELP),
 
 
 def _agent(name: str, preset: str, players: int, rules: dict | None = None):
-    """A baseline's name stays a name (numba); a model file or a shipped model's name
-    (``agents.ppo.shipped_models()``) becomes a ``PPOAgent``."""
+    """A baseline's name stays a name (numba); any other agent (a shipped model, a
+    ``.npz`` model file, a plug-in's agent) is built through ``uno_env.agent_registry``."""
     from uno_env.engine.policies import AGENT_CODES
     if name in AGENT_CODES:
         return name
-    from agents.ppo import PPOAgent, shipped_models
-    if name.endswith(".npz") or name in shipped_models():
-        agent = PPOAgent.load(name, name=name.rsplit("/", 1)[-1].removesuffix(".npz"))
-        from uno_env.config import make_config
-        agent.check_config(make_config(preset, players, **(rules or {})))
-        return agent
-    raise ValueError(f"unknown agent {name!r}: use {', '.join(AGENT_CODES)}, a shipped "
-                     f"model ({', '.join(shipped_models()) or 'none'}) or a .npz model file")
+    from uno_env.agent_registry import make_agent, model_name
+    from uno_env.config import make_config
+    agent = make_agent(name, make_config(preset, players, **(rules or {})))
+    agent.name = model_name(name)
+    return agent
 
 
 def _csv(text: str) -> list[str]:
@@ -393,10 +390,9 @@ def evaluate(model: str = typer.Option("ppo_classic_2p", help="a .npz model file
     from uno_env.learner import evaluate as run
     rules = _parse_rules(rule)
     try:
-        from agents import make_agent
-        from agents.ppo import PPOAgent, shipped_models
-        if model.endswith(".npz") or model in shipped_models():
-            agent = PPOAgent.load(model)
+        from uno_env.agent_registry import is_configured, make_agent
+        if is_configured(model):
+            agent = make_agent(model, None, seed=seed)  # a model knows its configuration
             preset = preset or agent.config.preset
             players = players or agent.config.num_players
             agent.check_config(_config(preset, players, rules))

@@ -282,12 +282,12 @@ def _moves_help(moves: list[str], side: str) -> str:
 
 
 # --- the game ------------------------------------------------------------------------
-def play_game(players: int = 3, opponents="heuristic", seed: int = 0, seat: int = 0,
+def play_game(players: int = 4, opponents="heuristic", seed: int = 0, seat: int = 0,
               preset: str = "classic", console: Console | None = None,
               color: bool | None = None, **rules) -> Game | None:
     """Run the interactive game, reading moves from standard input; returns the
     finished ``Game`` (None if input ended). ``color``: see :func:`make_console`."""
-    from agents import make_agent
+    from uno_env.agent_registry import make_agent
 
     console = console if console is not None else make_console(color)
     out = console.print

@@ -330,27 +330,10 @@ def steps(data) -> list[dict]:
 
 # --- recording games between agents ----------------------------------------------------
 def make_seat_agent(name, config, seed=None):
-    """An agent by name: a baseline (``agents.make_agent``), a shipped model's name or a
-    ``.npz`` model file (``agents.PPOAgent``); an object with ``act`` passes through."""
-    if not isinstance(name, str):
-        if callable(getattr(name, "act", None)):
-            return name
-        raise ValueError(f"an agent is a name or an object with act(obs, mask), got "
-                         f"{type(name).__name__}")
-    from agents import AGENTS, make_agent
-    from agents.ppo import PPOAgent, shipped_models
-    if name in AGENTS:
-        return make_agent(name, config, seed=seed)
-    if name.endswith(".npz") or name in shipped_models():
-        agent = PPOAgent.load(name, name=Path(name).name.removesuffix(".npz"))
-        agent.check_config(config)
-        return agent
-    try:
-        return make_agent(name, config, seed=seed)  # agents added later (mcts, ...)
-    except ValueError:
-        raise ValueError(f"unknown agent {name!r}: use {', '.join(AGENTS)}, a shipped "
-                         f"model ({', '.join(shipped_models()) or 'none'}) or a .npz "
-                         f"model file") from None
+    """An agent by name (``uno_env.agent_registry``: a baseline, a shipped model, a
+    ``.npz`` model file); an object with ``act`` passes through."""
+    from uno_env.agent_registry import make_agent
+    return make_agent(name, config, seed=seed)
 
 
 def seat_names(agents, players: int) -> list[str]:

@@ -184,9 +184,11 @@ def _actor_layers(module):
 
 def export_policy(module, preset: str = "classic", num_players: int = 2,
                   name: str = "rllib_ppo", **meta_and_rules):
-    """An ``agents.PPOAgent`` (numpy) playing like the RLlib module's greedy policy:
-    the same masked logits, argmax over the legal actions."""
-    from agents.ppo import FORMAT, PPOAgent
+    """A trained-policy agent (``agents.PPOAgent``, numpy, through
+    ``uno_env.agent_registry``) playing like the RLlib module's greedy policy: the same
+    masked logits, argmax over the legal actions."""
+    from uno_env.agent_registry import POLICY_FORMAT as FORMAT
+    from uno_env.agent_registry import policy_agent
     from uno_env.config import make_config
     from uno_env.scaling import config_scale
     meta = {k: meta_and_rules.pop(k) for k in list(meta_and_rules)
@@ -197,7 +199,7 @@ def export_policy(module, preset: str = "classic", num_players: int = 2,
               "num_players": config.num_players, "rules": config.rule_overrides(),
               "obs_size": config.layout.obs_size, "num_actions": config.layout.size,
               "activation": activation, "trainer": "rllib-ppo-selfplay", **meta}
-    return PPOAgent(layers, config_scale(config), record, name=name)
+    return policy_agent(layers, config_scale(config), record, name=name)
 
 
 def load_module(checkpoint):

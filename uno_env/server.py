@@ -50,9 +50,8 @@ class RequestError(Exception):
 
 def agent_names() -> list[str]:
     """What an opponent can be: the baselines and the shipped models."""
-    from agents import AGENTS
-    from agents.ppo import shipped_models
-    return list(AGENTS) + shipped_models()
+    from uno_env.agent_registry import agent_names as registered
+    return registered()
 
 
 @dataclass

@@ -109,7 +109,7 @@ def _play_batched(preset, num_players, lineup, python_agents, num_games, seed,
     """Games ``first_game ..`` of ``seed`` through the VectorEnv, for lineups with Python
     agents; each agent acts on the observations of its seat in batches. Named numba
     agents play through their Python classes (the same kernels)."""
-    from agents import make_agent  # the Python agents live above uno_env
+    from uno_env.agent_registry import make_agent
 
     from uno_env.config import make_config
     from uno_env.vector import VectorEnv
