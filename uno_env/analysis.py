@@ -23,7 +23,7 @@ import numpy as np
 
 from uno_env.rules import PRESETS, make_rules
 from uno_env.simulate import simulate
-from uno_env.tournament import wilson
+from uno_env.stats import wilson
 
 
 @dataclass

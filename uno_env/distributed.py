@@ -55,17 +55,17 @@ def connect(address: str | None = None):
     return ray
 
 
-def _remote(ray):
+def _remote(ray, play_chunk):
     global _REMOTE
     if _REMOTE is None:
-        from uno_env.tournament import _play_chunk
-        _REMOTE = ray.remote(_play_chunk)
+        _REMOTE = ray.remote(play_chunk)
     return _REMOTE
 
 
-def play_chunks(chunks, preset, num_players, python_agents, seed, threads, rules,
+def play_chunks(play_chunk, chunks, preset, num_players, python_agents, seed, threads, rules,
                 winner: np.ndarray, points: np.ndarray, bar=None, address=None):
-    """Play ``chunks`` (``tournament._chunks``) as Ray tasks, writing game ``lo .. hi``
+    """Play ``chunks`` (``tournament._chunks``) as Ray tasks of ``play_chunk``
+    (``tournament._play_chunk``, passed in so that this module need not import it), writing game ``lo .. hi``
     of lineup ``r`` to ``winner[r, lo:hi]`` and ``points[r, lo:hi]``; ``bar`` (tqdm)
     advances as chunks finish. Returns the numba threads per task."""
     from uno_env.config import make_config
@@ -75,7 +75,7 @@ def play_chunks(chunks, preset, num_players, python_agents, seed, threads, rules
             or per_task < 1:
         raise ValueError(f"threads must be a positive integer, got {threads!r}")
     ray = connect(address)
-    task = _remote(ray).options(num_cpus=int(per_task))
+    task = _remote(ray, play_chunk).options(num_cpus=int(per_task))
     shared = ray.put(python_agents) if python_agents else None   # once, for every task
     g = winner.shape[1]
     pending = {}

@@ -340,7 +340,7 @@ def evaluate(agent, opponents: Any = "random", num_games: int = 10_000,
     ``wins``, ``truncated``, ``win_rate`` with its 95% Wilson interval ``ci``, and
     ``mean_reward`` (the learner's return per game). Every agent evaluated with the same
     seed meets the same deals, so two agents can be compared game by game."""
-    from uno_env.tournament import wilson
+    from uno_env.stats import wilson
 
     if not callable(getattr(agent, "act_batch", None)):
         raise ValueError(f"agent must have act_batch(observations, masks), got {agent!r}")

@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import csv
 import json
-import math
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,22 +51,11 @@ from pathlib import Path
 import numpy as np
 
 from uno_env.engine.policies import AGENT_CODES
+from uno_env.stats import Z95, wilson  # noqa: F401  (re-exported)
 from uno_env.simulate import simulate
 
 CHUNK = 8192
 BACKENDS = ("local", "ray")
-Z95 = 1.959963984540054
-
-
-def wilson(wins: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """95% Wilson score interval of a binomial proportion ``wins / n``."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def lineups(agents, num_players: int) -> list[tuple[str, ...]]:
@@ -411,8 +399,9 @@ def tournament(agents=("random", "greedy", "heuristic"), preset: str = "classic"
     try:
         if backend == "ray":
             from uno_env.distributed import play_chunks
-            used_threads = play_chunks(chunks, preset, num_players, python_agents, seed,
-                                       threads, rules, winner, points, bar, address)
+            used_threads = play_chunks(_play_chunk, chunks, preset, num_players,
+                                       python_agents, seed, threads, rules, winner, points,
+                                       bar, address)
         else:
             for r, lineup, lo, hi in chunks:
                 winner[r, lo:hi], points[r, lo:hi], used = _play_chunk(
