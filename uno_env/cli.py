@@ -9,6 +9,9 @@
     uno-bench train      train a PPO agent (MaskablePPO, or RLlib self-play with
                          --framework rllib; needs the rl or rllib extra)
     uno-bench evaluate   win rate of an agent or a trained model against opponents
+    uno-bench record     record games between agents as replays (uno-bench view: HTML)
+    uno-bench serve      play UNO in the browser against agents
+    uno-bench warmup     compile the engine ahead of time (cached on disk)
 
 ``uno-bench COMMAND --help`` describes each command's options. Every command that plays
 takes ``--preset`` and a repeatable ``--rule KEY=VALUE`` (any flag of
@@ -453,6 +456,23 @@ def serve(host: str = typer.Option("127.0.0.1", help="address to bind (default: 
     """Play UNO in the browser against agents (needs the web extra)."""
     from uno_env.server import cli_serve
     cli_serve(host, port, max_sessions, idle_minutes)
+
+
+@app.command()
+def warmup(preset: list[str] = typer.Option(
+        None, "--preset", help="compile the variant of this preset (repeatable); default: "
+        "every variant (classic, house rules, flip, onepiece). Valid: " + ", ".join(PRESETS),
+        callback=lambda v: [_check_preset(p) for p in v] if v else v)):
+    """Compile the engine ahead of time (a Docker build, every node of a Ray cluster):
+    each variant is compiled once and cached on disk, for every preset of it."""
+    from uno_env._jit import cache_dir
+    from uno_env.warmup import warmup as run
+    try:
+        seconds = run(preset or None)
+    except ValueError as err:
+        raise typer.BadParameter(str(err)) from None
+    for variant, s in seconds.items():
+        typer.echo(f"{variant:9s} {s:7.1f} s   {cache_dir(variant)}")
 
 
 def main():  # console-script entry point
