@@ -31,7 +31,7 @@ Action Space
 Rewards
     Single round (``target_score=0``): the winner +1, every other player -1/(N-1);
     ``reward="score"`` gives round points; truncation (``max_turns``) gives 0
-    (RULES.md section 7). In a match, "win" rewards come when the match ends and
+    (docs/rules.md section 7). In a match, "win" rewards come when the match ends and
     "score" rewards at the end of every round.
 
 Errors
@@ -40,10 +40,10 @@ Errors
     action raises ``ValueError`` naming the legal moves, and the game is left unchanged.
 
 Version History
-    * v0: first release (classic rules, RULES.md section 2).
-    * v0, house rules: RULES.md 3-4 flags, ``classic112`` and ``teams`` (team rewards
+    * v0: first release (classic rules, docs/rules.md section 2).
+    * v0, house rules: docs/rules.md 3-4 flags, ``classic112`` and ``teams`` (team rewards
       shared); with every flag off the spaces and the observation are unchanged.
-    * v0, UNO One Piece: preset ``onepiece`` (RULES.md 6); classic spaces unchanged.
+    * v0, UNO One Piece: preset ``onepiece`` (docs/rules.md 6); classic spaces unchanged.
 """
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ import gymnasium
 import numpy as np
 from pettingzoo import AECEnv
 
-from uno_env.engine.core import STEP_EPISODE_ENDED, STEP_ROUND_ENDED, STEP_SEAT_MASK
+from uno_env.engine.variants import STEP_EPISODE_ENDED, STEP_ROUND_ENDED, STEP_SEAT_MASK
 from uno_env.game import Game
 from uno_env.rules import check_seed
 
