@@ -3,10 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from uno_env._jit import bind
 from uno_env.config import Config, make_config
-from uno_env.engine.policies import (AGENT_GREEDY, AGENT_HEURISTIC, greedy_policy,
-                                     heuristic_policy, policy_batch)
+from uno_env.engine.entry import kernels
+from uno_env.engine.policies import AGENT_GREEDY, AGENT_HEURISTIC
 
 
 def _split(observation, action_mask):
@@ -100,29 +99,34 @@ class RandomAgent(Agent):
 
 
 class _KernelAgent(Agent):
-    """An agent whose decision is one numba policy kernel ``policy(obs, mask, sp)``."""
+    """An agent whose decision is a numba policy kernel (``engine.policies``), run by
+    the engine's ``policy`` entry point for one row (``act``) or many (``act_batch``)."""
 
-    policy = None
+    _code = None
 
     def __init__(self, config=None):
         super().__init__(config)
         cfg = self.config
-        self._obs = np.zeros(cfg.layout.obs_size, np.float32)
-        self._mask = np.zeros(cfg.layout.size, np.uint8)
+        self._obs = np.zeros((1, cfg.layout.obs_size), np.float32)
+        self._mask = np.zeros((1, cfg.layout.size), np.uint8)
+        self._out = np.zeros(1, np.int64)
+        self._policy = kernels(cfg.variant).policy
         # a direct entry point for these argument types (skips numba's type dispatch)
-        self._kernel = bind(type(self).policy, self._obs, self._mask, cfg.spec)
+        self._kernel = self._policy.bind(self._code, self._obs, self._mask, cfg.spec,
+                                         self._out)
 
     def act(self, observation, action_mask=None) -> int:
         obs, mask = _split(observation, action_mask)
         obs = np.asarray(obs)
         mask = np.asarray(mask)
-        if obs.shape != self._obs.shape or mask.shape != self._mask.shape:
+        if obs.shape != self._obs.shape[1:] or mask.shape != self._mask.shape[1:]:
             raise ValueError(f"observation/mask shapes {obs.shape}/{mask.shape} do not fit "
-                             f"this agent's configuration {self._obs.shape}/"
-                             f"{self._mask.shape}")
-        self._obs[:] = obs
-        self._mask[:] = mask
-        action = int(self._kernel(self._obs, self._mask, self.config.spec))
+                             f"this agent's configuration {self._obs.shape[1:]}/"
+                             f"{self._mask.shape[1:]}")
+        self._obs[0] = obs
+        self._mask[0] = mask
+        self._kernel(self._code, self._obs, self._mask, self.config.spec, self._out)
+        action = int(self._out[0])
         if action < 0:
             raise ValueError("no legal action: the episode is over for this agent")
         return action
@@ -131,13 +135,13 @@ class _KernelAgent(Agent):
         """One action per row, all rows in one kernel call (same policy as ``act``)."""
         obs = np.ascontiguousarray(observations, dtype=np.float32)
         mask = np.ascontiguousarray(action_masks, dtype=np.uint8)
-        if obs.ndim != 2 or obs.shape[1:] != self._obs.shape \
-                or mask.shape != (len(obs), *self._mask.shape):
-            raise ValueError(f"act_batch takes observations[B, {self._obs.shape[0]}] and "
-                             f"masks[B, {self._mask.shape[0]}], got {obs.shape} and "
+        if obs.ndim != 2 or obs.shape[1:] != self._obs.shape[1:] \
+                or mask.shape != (len(obs), *self._mask.shape[1:]):
+            raise ValueError(f"act_batch takes observations[B, {self._obs.shape[1]}] and "
+                             f"masks[B, {self._mask.shape[1]}], got {obs.shape} and "
                              f"{mask.shape}")
         out = np.empty(len(obs), np.int64)
-        policy_batch(self._code, obs, mask, self.config.spec, out)
+        self._policy(self._code, obs, mask, self.config.spec, out)
         if (out < 0).any():
             raise ValueError("no legal action in some row: those episodes are over")
         return out
@@ -148,7 +152,6 @@ class GreedyAgent(_KernelAgent):
     challenges, always calls UNO and catches (``uno_env.engine.policies.greedy_policy``)."""
 
     name = kernel = "greedy"
-    policy = greedy_policy
     _code = AGENT_GREEDY
 
 
@@ -157,7 +160,6 @@ class HeuristicAgent(_KernelAgent):
     out, challenges by card counting (``uno_env.engine.policies.heuristic_policy``)."""
 
     name = kernel = "heuristic"
-    policy = heuristic_policy
     _code = AGENT_HEURISTIC
 
 

@@ -10,7 +10,7 @@ one place (hands, draw pile, discard pile), ``hand_size`` and ``discard_counts``
 with the contents, the legal-action count equals the mask's set entries and is > 0
 while playing, the decider is a seat, the pending draw is 0 outside the phases that
 hold one (stack, challenge, jump-in window, multi-play). At the end: a terminated game
-has one empty hand (the winner's), zero-sum rewards, and round points as RULES.md 2/3
+has one empty hand (the winner's), zero-sum rewards, and round points as docs/rules.md 2/3
 define them (teams: the other team's cards).
 """
 from __future__ import annotations

@@ -7,7 +7,7 @@ import pytest
 
 import uno_env
 from agents import GreedyAgent, HeuristicAgent, RandomAgent, make_agent
-from uno_env.engine import core
+from uno_env.engine.entry import GameOps
 from uno_env.engine.policies import AGENT_CODES
 from uno_env.simulate import simulate
 
@@ -26,7 +26,7 @@ def _replay(seed, index, num_players, names, **rules):
         seat = game.current_player
         agent = seat_agents[seat]
         if agent is None:
-            action = int(core.random_legal(game._state, 0, cfg.spec, scratch))
+            action = GameOps(game.config).random_legal(game._state, 0, scratch)
         else:
             action = agent.act(game.observe(seat), game.action_mask())
         game.step(action)

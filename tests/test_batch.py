@@ -5,7 +5,7 @@ import pytest
 
 import uno_env
 from uno_env import simulate as sim_mod
-from uno_env.engine import core
+from uno_env.engine.entry import GameOps
 from uno_env.simulate import simulate
 from uno_env.vector import VectorEnv
 
@@ -17,7 +17,7 @@ def _replay_random_game(seed, index, num_players, **rules):
     scratch = np.zeros(game.layout.size, np.uint8)
     steps = 0
     while not game.is_over:
-        game.step(int(core.random_legal(game._state, 0, game.config.spec, scratch)))
+        game.step(GameOps(game.config).random_legal(game._state, 0, scratch))
         steps += 1
     return game, steps
 
@@ -118,3 +118,19 @@ def test_vector_env_refuses_an_illegal_action_without_stepping():
 def test_state_memory_per_game_is_under_4_kb():
     for n in (2, 4, 10):
         assert VectorEnv(2, num_players=n).state_bytes_per_game <= 4096
+
+
+def test_python_streams_equal_the_kernels():
+    """The Python twins of the per-game streams (used by ``Game`` without compiling a
+    kernel) give the kernels' numbers and permutations exactly."""
+    from uno_env.engine.rng import seed_stream, seed_stream_py, shuffle_prefix, \
+        shuffle_prefix_py
+    for seed, index in [(0, 0), (1, 7), (2**40 + 3, 12345), (2**62, 2**31)]:
+        assert seed_stream_py(seed, index) == seed_stream(seed, index)
+        a = np.arange(60, dtype=np.int16)
+        b = a.copy()
+        ra = np.array([seed_stream(seed, index)], np.uint64)
+        rb = ra.copy()
+        shuffle_prefix(ra, 0, a, 50)
+        shuffle_prefix_py(rb, 0, b, 50)
+        assert (a == b).all() and ra[0] == rb[0]

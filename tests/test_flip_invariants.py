@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 import uno_env  # noqa: E402
 from uno_env import Game, make_config  # noqa: E402
 from uno_env.engine import codes as C  # noqa: E402
-from uno_env.engine import core  # noqa: E402
+from uno_env.engine.entry import GameOps  # noqa: E402
 from uno_env.engine.policies import AGENT_CODES  # noqa: E402
 from uno_env.engine.state import allocate  # noqa: E402
 from uno_env.simulate import simulate  # noqa: E402
@@ -34,7 +34,7 @@ def _check(game: Game, scratch: np.ndarray) -> None:
     assert (st.hands[0].sum(axis=1) == st.hand_size[0]).all()
     assert (np.bincount(st.discard[0, :n_disc], minlength=112) == st.discard_counts[0]).all()
     assert sorted(st.dark_face[0]) == sorted(sp.type_face[:, 1])
-    n = core.legal_mask(st, 0, sp, scratch)
+    n = GameOps(game.config).legal_mask(st, 0, scratch)
     assert n == int(scratch.sum()) == len(game.legal_actions())
     moves = game.legal_moves()
     assert len(set(moves)) == len(moves)
@@ -77,7 +77,7 @@ def test_simulate_game_i_is_game_i_of_the_game_api():
         scratch = np.zeros(game.layout.size, np.uint8)
         steps = 0
         while not game.is_over:
-            game.step(int(core.random_legal(game._state, 0, game.config.spec, scratch)))
+            game.step(GameOps(game.config).random_legal(game._state, 0, scratch))
             steps += 1
         assert (result.steps[i], result.turns[i]) == (steps, game.turns)
         assert result.winner[i] == (game.winner if game.winner is not None else -1)

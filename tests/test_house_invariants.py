@@ -18,7 +18,9 @@ import uno_env  # noqa: E402
 from uno_env import Game, make_config  # noqa: E402
 from uno_env._jit import njit  # noqa: E402
 from uno_env.engine import codes as C  # noqa: E402
-from uno_env.engine import core  # noqa: E402
+from uno_env.engine import variants  # noqa: E402
+from uno_env.engine.entry import GameOps  # noqa: E402
+from uno_env.engine.rounds import reset_game  # noqa: E402
 from uno_env.engine.policies import AGENT_CODES, choose_action  # noqa: E402
 from uno_env.engine.rng import seed_stream  # noqa: E402
 from uno_env.engine.state import allocate  # noqa: E402
@@ -107,14 +109,14 @@ def _agents_stay_legal(st, sp, kind, seed, games, phases_seen):
     obs = np.zeros(sp.layout[C.L_OBS_SIZE], np.float32)
     for i in range(games):
         st.rng[0] = seed_stream(seed, i)
-        core.reset_game(st, 0, sp)
+        reset_game(st, 0, sp)
         while st.info[0, C.I_STATUS] == C.STATUS_PLAYING:
             phases_seen[st.info[0, C.I_PHASE]] += 1
             a = choose_action(kind, st, 0, sp, mask, obs)
-            core.legal_mask(st, 0, sp, check)
+            variants.legal_mask(st, 0, sp, check)
             if a < 0 or check[a] == 0:
                 return i
-            core.apply_action(st, 0, sp, a)
+            variants.apply_action(st, 0, sp, a)
     return -1
 
 
@@ -172,7 +174,7 @@ def test_simulate_game_i_is_game_i_of_the_game_api_with_all_flags():
         scratch = np.zeros(game.layout.size, np.uint8)
         steps = 0
         while not game.is_over:
-            game.step(int(core.random_legal(game._state, 0, game.config.spec, scratch)))
+            game.step(GameOps(game.config).random_legal(game._state, 0, scratch))
             steps += 1
         assert (result.steps[i], result.turns[i]) == (steps, game.turns)
         assert result.winner[i] == (game.winner if game.winner is not None else -1)

@@ -19,8 +19,10 @@ import pytest
 from uno_env import Game, make_config
 from uno_env._jit import njit
 from uno_env.engine import codes as C
-from uno_env.engine import core
-from uno_env.engine.rng import seed_stream
+from uno_env.engine import variants
+from uno_env.engine.entry import GameOps
+from uno_env.engine.rounds import reset_game
+from uno_env.engine.rng import seed_stream_py as seed_stream
 from uno_env.engine.state import allocate
 
 GAMES_PER_COUNT = 1500
@@ -35,14 +37,32 @@ def step_games(st, sp, active, scratch, legal_counts):
         if st.info[g, C.I_STATUS] != C.STATUS_PLAYING:
             legal_counts[i] = -1
             continue
-        n = core.legal_mask(st, g, sp, scratch)
+        n = variants.legal_mask(st, g, sp, scratch)
         legal_counts[i] = n
         if n == 0:
             continue
         if n != scratch.sum():      # the count is what random_legal draws from
             legal_counts[i] = -2
-        a = core.random_legal(st, g, sp, scratch)
-        core.apply_action(st, g, sp, a)
+        a = variants.random_legal(st, g, sp, scratch)
+        variants.apply_action(st, g, sp, a)
+
+
+@njit
+def reset_batch(st, sp):
+    for g in range(st.info.shape[0]):
+        reset_game(st, g, sp)
+
+
+@njit
+def play_random_games(st, sp, max_steps):
+    """Play every game of the batch to its end with the random agent's kernel."""
+    scratch = np.zeros(sp.layout[C.L_SIZE], np.uint8)
+    for g in range(st.info.shape[0]):
+        for _ in range(max_steps):
+            a = variants.random_legal(st, g, sp, scratch)
+            if a < 0:
+                break
+            variants.apply_action(st, g, sp, a)
 
 
 def new_batch(config, batch: int, seed: int):
@@ -50,7 +70,7 @@ def new_batch(config, batch: int, seed: int):
     st = allocate(batch, config.num_players, deck.num_types, deck.num_cards)
     for g in range(batch):
         st.rng[g] = seed_stream(seed, g)
-    core.reset_batch(st, config.spec)
+    reset_batch(st, config.spec)
     return st
 
 
@@ -204,7 +224,7 @@ def test_same_seed_same_games(num_players):
     runs = []
     for _ in range(2):
         st = new_batch(config, 200, seed=31337)
-        core.play_random_games(st, config.spec, 100_000)
+        play_random_games(st, config.spec, 100_000)
         runs.append(st)
     for g in range(200):
         _assert_same(_arrays(runs[0], g), _arrays(runs[1], g), f"game {g}")
@@ -219,19 +239,20 @@ def test_batch_game_equals_game_with_index(num_players):
     config = make_config("classic", num_players)
     dealt = new_batch(config, 64, seed)
     played = new_batch(config, 64, seed)
-    core.play_random_games(played, config.spec, 100_000)
+    play_random_games(played, config.spec, 100_000)
     scratch = np.zeros(config.layout.size, np.uint8)
     game = Game(num_players=num_players, seed=0)
+    ops = GameOps(config)
     for i in (0, 1, 7, 33, 63):
         game.reset(seed, index=i)
         _assert_same(_arrays(dealt, i), _arrays(game._state, 0),
                      f"deal of game {i}, seed {seed}")
         # the same random-agent kernel on the Game's state replays batch game i
         while True:
-            a = core.random_legal(game._state, 0, config.spec, scratch)
+            a = ops.random_legal(game._state, 0, scratch)
             if a < 0:
                 break
-            core.apply_action(game._state, 0, config.spec, a)
+            ops.apply_action(game._state, 0, a)
         _assert_same(_arrays(played, i), _arrays(game._state, 0),
                      f"game {i}, seed {seed}, played out")
     # index 0 is the default

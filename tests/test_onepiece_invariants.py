@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
 import uno_env  # noqa: E402
 from uno_env import Game, make_config  # noqa: E402
 from uno_env.engine import codes as C  # noqa: E402
-from uno_env.engine import core  # noqa: E402
+from uno_env.engine.entry import GameOps  # noqa: E402
 from uno_env.engine.policies import AGENT_CODES  # noqa: E402
 from uno_env.engine.state import allocate  # noqa: E402
 from uno_env.simulate import simulate  # noqa: E402
@@ -108,7 +108,7 @@ def test_simulate_game_i_is_game_i_of_the_game_api():
         scratch = np.zeros(game.layout.size, np.uint8)
         steps = 0
         while not game.is_over:
-            game.step(int(core.random_legal(game._state, 0, game.config.spec, scratch)))
+            game.step(GameOps(game.config).random_legal(game._state, 0, scratch))
             steps += 1
         assert (result.steps[i], result.turns[i]) == (steps, game.turns)
         assert result.winner[i] == (game.winner if game.winner is not None else -1)

@@ -8,7 +8,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
 def test_every_kernel_goes_through_the_one_jit_config():
-    """Jit options live in uno_env/_jit.py only (cache=True everywhere)."""
+    """Jit options live in uno_env/_jit.py only."""
     offenders = []
     for path in (ROOT / "uno_env").rglob("*.py"):
         if path.name == "_jit.py":
@@ -19,18 +19,16 @@ def test_every_kernel_goes_through_the_one_jit_config():
     assert offenders == []
 
 
-def test_jit_options_cache_kernels():
-    from uno_env._jit import JIT_OPTIONS
-    assert JIT_OPTIONS["cache"] is True
-
-
-def test_engine_imports_nothing_above_it():
-    """Dependencies point one way: agents -> uno_env -> uno_env.engine."""
-    for path in (ROOT / "uno_env" / "engine").glob("*.py"):
-        for line in path.read_text().splitlines():
-            if line.startswith(("import uno_env", "from uno_env")):
-                assert line.startswith(("from uno_env.engine", "from uno_env._jit")), \
-                    f"{path.name}: {line}"
+def test_entry_points_are_cached_per_variant():
+    """The kernels called from Python are cached on disk, each variant in its own
+    directory (``uno_env._jit.entry_point``)."""
+    from uno_env._jit import cache_dir
+    from uno_env.engine.entry import ENTRY_POINTS, kernels
+    for variant in ("classic", "flip"):
+        for name in ENTRY_POINTS:
+            dispatcher = getattr(kernels(variant), name).dispatcher
+            assert type(dispatcher._cache).__name__ == "FunctionCache"
+            assert dispatcher._cache._cache_path.startswith(cache_dir(variant))
 
 
 def test_license_citation_and_changelog_agree_with_the_package():

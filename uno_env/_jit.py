@@ -1,59 +1,140 @@
-"""The one place that sets numba's jit options.
+"""The one place that sets numba's jit options, and how a variant is compiled in.
 
-Every kernel in :mod:`uno_env.engine` is compiled through :func:`njit` so that the
-on-disk cache (``cache=True``) and the other options are never forgotten. A test
-(``tests/test_packaging.py``) checks that no module calls ``numba.njit`` directly.
+Three decorators, used by every module of :mod:`uno_env.engine` (a test,
+``tests/test_packaging.py``, checks that no module calls ``numba.njit`` directly):
 
-Cache safety: numba checks a cached kernel against its *own* source file only, so a
-kernel that inlines code from another module would keep a stale compiled copy after
-that module changes. Kernels are therefore cached in a directory named after a hash of
-every engine source file: any change to the engine starts a fresh cache.
+- :func:`njit` for the kernels inside the engine. They are compiled only as part of an
+  entry point (below), specialised for the ``Spec`` class of one variant, and are not
+  cached on their own: an entry point's cache holds all the code beneath it.
+- :func:`by_spec` for the few functions whose body depends on the variant (the face a
+  card shows, which wilds are restricted, the variant's legal mask and move ...). The
+  implementation is chosen by the class of the ``sp`` argument when a kernel is typed,
+  so a classic kernel never types, lowers or optimises Flip code.
+- :func:`entry_point` for the kernels called from Python (about one per API). Each
+  variant gets its own compiled copy, cached on disk in a directory named after the
+  variant and a hash of exactly the engine files that variant compiles
+  (:func:`variant_files`): editing ``engine/flip.py`` keeps a classic user's cache.
+  numba itself checks a cached kernel against its own source file only, which would keep
+  stale code of the modules it calls; the hash covers them.
 """
 from __future__ import annotations
 
+import ast
+import functools
 import hashlib
+import inspect
 import os
+import sys
 from pathlib import Path
 
 import numba
+from numba.extending import overload
 
-#: Options shared by every kernel. ``cache=True`` keeps a second import fast;
-#: ``nogil=True`` lets threads run kernels side by side.
-JIT_OPTIONS = {"cache": True, "nogil": True, "boundscheck": False}
+#: Options shared by every kernel. ``nogil=True`` lets threads run kernels side by side.
+JIT_OPTIONS = {"nogil": True, "boundscheck": False}
 
-
-def _engine_fingerprint() -> str:
-    here = Path(__file__).resolve().parent
-    digest = hashlib.sha1()
-    for path in sorted([here / "_jit.py", *(here / "engine").glob("*.py")]):
-        digest.update(path.name.encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
-
-
-def _cache_dir() -> str:
-    base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache"),
-        "uno_env", "numba")
-    return os.path.join(base, f"engine-{_engine_fingerprint()}")
-
-
-CACHE_DIR = _cache_dir()
+ENGINE_DIR = Path(__file__).resolve().parent / "engine"
+#: the module of each variant's rules (``Rules.variant``); a variant compiles its own
+#: module, the modules it imports, and every engine module that is no variant's
+VARIANT_MODULES = {"classic": "classic", "house": "house", "flip": "flip",
+                   "onepiece": "onepiece"}
 
 
 def njit(fn=None, **extra):
-    """``numba.njit`` with the project's options; ``extra`` adds to them (e.g. parallel)."""
+    """``numba.njit`` with the project's options; ``extra`` adds to them (e.g. inline)."""
     options = {**JIT_OPTIONS, **extra}
+    return numba.njit(**options) if fn is None else numba.njit(**options)(fn)
 
-    def decorate(f):
-        previous = numba.config.CACHE_DIR
-        numba.config.CACHE_DIR = CACHE_DIR  # read once, when the cache locator is made
-        try:
-            return numba.njit(**options)(f)
-        finally:
-            numba.config.CACHE_DIR = previous
 
-    return decorate if fn is None else decorate(fn)
+def by_spec(stub):
+    """Make ``stub`` a function whose implementation depends on the ``Spec`` class of
+    its ``sp`` argument (one class per variant, ``engine.state``). Register each
+    implementation with ``@stub.register(ClassicSpec, ...)``; numba picks it when it
+    types the caller (LLVM inlines the small ones), plain Python (``NUMBA_DISABLE_JIT=1``) picks it
+    per call."""
+    impls: dict[type, object] = {}
+    position = list(inspect.signature(stub).parameters).index("sp")
+
+    @functools.wraps(stub)
+    def dispatch(*args):
+        return impls[type(args[position])](*args)
+
+    def register(*spec_classes):
+        def decorate(impl):
+            for cls in spec_classes:
+                impls[cls] = impl
+            return impl
+        return decorate
+
+    def typer(*args):
+        cls = getattr(args[position], "instance_class", None)
+        if cls not in impls:
+            raise numba.core.errors.TypingError(
+                f"{stub.__name__} has no implementation for {cls}")
+        return impls[cls]
+
+    overload(dispatch, strict=False)(typer)
+    dispatch.register = register
+    return dispatch
+
+
+# --- entry points: one compiled copy per variant, cached in the variant's directory ---
+
+
+def _engine_imports(name: str) -> set[str]:
+    """Engine modules imported by ``engine/<name>.py`` (its source, not its run)."""
+    tree = ast.parse((ENGINE_DIR / f"{name}.py").read_text())
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            if node.module == "uno_env.engine":
+                out.update(a.name for a in node.names)
+            elif node.module.startswith("uno_env.engine."):
+                out.add(node.module.split(".")[2])
+    return out
+
+
+def variant_files(variant: str) -> list[Path]:
+    """The files whose code a variant's kernels are built from: ``_jit.py``, every
+    engine module except the other variants' rule modules, and the modules the
+    variant's own rule module imports."""
+    others = set(VARIANT_MODULES.values()) - {VARIANT_MODULES[variant]}
+    needed, todo = set(), [VARIANT_MODULES[variant]]
+    while todo:
+        name = todo.pop()
+        if name not in needed:
+            needed.add(name)
+            todo.extend(_engine_imports(name))
+    names = {p.stem for p in ENGINE_DIR.glob("*.py")}
+    keep = sorted((names - others) | needed)
+    return [Path(__file__).resolve()] + [ENGINE_DIR / f"{n}.py" for n in keep]
+
+
+@functools.lru_cache(maxsize=None)
+def cache_dir(variant: str) -> str:
+    """Where the variant's compiled kernels live on disk (``NUMBA_CACHE_DIR`` or
+    ``~/.cache/uno_env/numba``, then ``<variant>-<hash of variant_files>``)."""
+    digest = hashlib.sha1()
+    for path in variant_files(variant):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    digest.update(f"{sys.version_info[:2]} numba {numba.__version__}".encode())
+    base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache"),
+        "uno_env", "numba")
+    return os.path.join(base, f"{variant}-{digest.hexdigest()[:16]}")
+
+
+def entry_point(py_func, variant: str, **extra):
+    """A cached dispatcher of ``py_func`` (a plain Python function of the engine) for
+    one variant: the same code, compiled and cached apart from the other variants'."""
+    options = {**JIT_OPTIONS, "cache": True, **extra}
+    previous = numba.config.CACHE_DIR
+    numba.config.CACHE_DIR = cache_dir(variant)  # read once, when the locator is made
+    try:
+        return numba.njit(**options)(py_func)
+    finally:
+        numba.config.CACHE_DIR = previous
 
 
 def bind(kernel, *example_args):

@@ -31,7 +31,7 @@ Action Space
 Rewards
     Single round (``target_score=0``): the winner +1, every other player -1/(N-1);
     ``reward="score"`` gives round points; truncation (``max_turns``) gives 0
-    (RULES.md section 7). In a match, "win" rewards come when the match ends and
+    (docs/rules.md section 7). In a match, "win" rewards come when the match ends and
     "score" rewards at the end of every round.
 
 Errors
@@ -63,11 +63,11 @@ Version History
     PettingZoo as ``uno_env/Uno-v0``) changes only when the same arguments can give a
     different game, observation, space or reward; CHANGELOG.md has the project's log.
 
-    * v0: first release (classic rules, RULES.md section 2).
-    * v0, house rules: RULES.md 3-4 flags, ``classic112`` and ``teams`` (team rewards
+    * v0: first release (classic rules, docs/rules.md section 2).
+    * v0, house rules: docs/rules.md 3-4 flags, ``classic112`` and ``teams`` (team rewards
       shared); with every flag off the spaces and the observation are unchanged.
-    * v0, UNO One Piece: preset ``onepiece`` (RULES.md 6); classic spaces unchanged.
-    * v0, UNO Flip: preset ``flip`` (RULES.md 5); classic spaces unchanged.
+    * v0, UNO One Piece: preset ``onepiece`` (docs/rules.md 6); classic spaces unchanged.
+    * v0, UNO Flip: preset ``flip`` (docs/rules.md 5); classic spaces unchanged.
     * v0, 0.2.0: option ``illegal_action="raise" | "lose"``; the default keeps v0's
       behaviour (raise).
 """
@@ -77,7 +77,7 @@ import gymnasium
 import numpy as np
 from pettingzoo import AECEnv
 
-from uno_env.engine.core import STEP_EPISODE_ENDED, STEP_ROUND_ENDED, STEP_SEAT_MASK
+from uno_env.engine.variants import STEP_EPISODE_ENDED, STEP_ROUND_ENDED, STEP_SEAT_MASK
 from uno_env.game import Game
 from uno_env.rules import check_seed
 

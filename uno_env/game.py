@@ -6,38 +6,35 @@
     >>> g.play("R5"); g.current_player
     1
 
-Moves and cards use the notation of RULES.md section 1. ``Game`` owns a batch-of-one
+Moves and cards use the notation of docs/rules.md section 1. ``Game`` owns a batch-of-one
 engine state; the AEC environment (``uno_env.aec``) drives the same object by action id.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from uno_env._jit import bind
 from uno_env.cards import COLOR_LETTERS
 from uno_env.config import Config, make_config
 from uno_env.engine import codes as C
-from uno_env.engine import core
-from uno_env.engine.batch import refresh_one, step_one
-from uno_env.engine.observe import observe
-from uno_env.engine.rng import seed_stream, shuffle_prefix
+from uno_env.engine.batch import OP_OBSERVE, OP_REFRESH, OP_RESET, OP_STEP
+from uno_env.engine.entry import kernels
+from uno_env.engine.rng import seed_stream_py as seed_stream
+from uno_env.engine.rng import shuffle_prefix_py as shuffle_prefix
 from uno_env.engine.state import allocate
+from uno_env.engine.variants import STEP_SEAT_MASK
 from uno_env.rules import check_seed
 
 _KERNELS: dict = {}
 
 
-def _kernels(game: "Game"):
-    """Direct entry points of the kernels for this configuration's argument types."""
-    key = (game.config.num_players, game.config.deck.num_types, game.config.layout.size)
+def _kernel(game: "Game"):
+    """The game entry point compiled for this configuration's argument types (calling
+    it directly skips numba's type dispatch)."""
+    cfg = game.config
+    key = (cfg.variant, cfg.num_players, cfg.deck.num_types, cfg.layout.size)
     if key not in _KERNELS:
-        st, sp, mask, obs = game._state, game.config.spec, game._mask, game._obs
-        _KERNELS[key] = (
-            bind(refresh_one, st, 0, sp, mask, obs),
-            bind(step_one, st, 0, sp, 0, mask, obs),
-            bind(observe, st, 0, sp, 0, obs),
-            bind(core.reset_game, st, 0, sp),
-        )
+        _KERNELS[key] = kernels(cfg.variant).game.bind(
+            OP_REFRESH, game._state, 0, cfg.spec, 0, game._mask, game._obs)
     return _KERNELS[key]
 
 
@@ -67,7 +64,7 @@ class Game:
         # environment loop needs one kernel call per step); other seats are computed
         self._obs = np.zeros(cfg.layout.obs_size, np.float32)
         self._other_obs = np.zeros(cfg.layout.obs_size, np.float32)
-        self._refresh_kernel, self._step, self._observe, self._reset = _kernels(self)
+        self._kernel = _kernel(self)
         self._double_sided = cfg.deck.double_sided
         self._current = 0
         self._actions: list[tuple[int, int, int]] = []
@@ -81,7 +78,7 @@ class Game:
         face (the deal and the first card depend on the light faces only)."""
         self.seed = check_seed(seed)
         self._state.rng[0] = seed_stream(self.seed, index)
-        self._reset(self._state, 0, self.config.spec)
+        self._kernel(OP_RESET, self._state, 0, self.config.spec, 0, self._mask, self._obs)
         if pairing is not None:
             self._set_pairing(pairing)
         self._refresh()
@@ -106,12 +103,12 @@ class Game:
             dark[free[0]] = deck.face_id(back)
         if sorted(dark) != sorted(deck.type_face[:, 1]):
             raise ValueError("pairing: the dark sides must be the deck's dark faces, each "
-                             "as often as the deck has it (RULES.md 5)")
+                             "as often as the deck has it (docs/rules.md 5)")
         self._state.dark_face[0] = dark
 
     @property
     def pairing(self) -> list[str]:
-        """Flip deck: every card of this match as ``"light|dark"`` (RULES.md 5)."""
+        """Flip deck: every card of this match as ``"light|dark"`` (docs/rules.md 5)."""
         return [self._name(t) for t in range(self.config.deck.num_types)]
 
     @property
@@ -129,7 +126,7 @@ class Game:
     def _refresh(self) -> None:
         """Recompute the cached mask and observation after the state was changed
         directly (tests that edit ``_state`` call this)."""
-        self._refresh_kernel(self._state, 0, self.config.spec, self._mask, self._obs)
+        self._kernel(OP_REFRESH, self._state, 0, self.config.spec, 0, self._mask, self._obs)
         self._current = int(self._state.info[0, C.I_CURRENT])
 
     # --- scenarios ---------------------------------------------------------------------
@@ -146,7 +143,7 @@ class Game:
         bottom first. Cards of the deck not listed go to the bottom of the draw pile in
         seeded order, so the deck is always whole.
 
-        Flip deck (RULES.md 5): every card is named light side first (``"R5|P7"``);
+        Flip deck (docs/rules.md 5): every card is named light side first (``"R5|P7"``);
         the listed cards fix their own pairings and the rest of the deck is paired from
         ``seed``; ``side`` is ``"light"`` or ``"dark"`` (the side in play), and
         ``color`` names a colour of that side. ``top`` is required there (no default)."""
@@ -307,15 +304,16 @@ class Game:
 
     def step(self, action: int) -> int:
         """Apply a legal action id; ValueError (state unchanged) when it is not legal.
-        Returns ``core.step_and_mask``'s code: the next seat OR ``STEP_*`` bits."""
+        Returns ``variants.step_and_mask``'s code: the next seat OR ``STEP_*`` bits."""
         if not 0 <= action < len(self._mask) or not self._mask[action]:
             raise ValueError(
                 f"{self._describe(action)} is not legal for player {self.current_player} "
                 f"in phase {self.phase!r}; legal moves: {', '.join(self.legal_moves())}")
         side = int(self._state.info[0, C.I_SIDE]) if self._double_sided else 0
         self._actions.append((self._current, action, side))
-        code = self._step(self._state, 0, self.config.spec, action, self._mask, self._obs)
-        self._current = code & core.STEP_SEAT_MASK
+        code = self._kernel(OP_STEP, self._state, 0, self.config.spec, action, self._mask,
+                            self._obs)
+        self._current = code & STEP_SEAT_MASK
         return code
 
     @property
@@ -345,7 +343,8 @@ class Game:
         """``seat``'s observation vector (``uno_env.engine.observe``); a fresh copy."""
         if seat == self._current:  # the cached observation is the current decider's
             return self._obs.copy()
-        self._observe(self._state, 0, self.config.spec, seat, self._other_obs)
+        self._kernel(OP_OBSERVE, self._state, 0, self.config.spec, seat, self._mask,
+                     self._other_obs)
         return self._other_obs.copy()
 
     # --- public state ------------------------------------------------------------------
@@ -372,7 +371,8 @@ class Game:
 
     @property
     def top(self) -> str:
-        return self._name(core.top_type(self._state, 0))
+        st = self._state
+        return self._name(st.discard[0, st.info[0, C.I_DISCARD_LEN] - 1])
 
     @property
     def color(self) -> str | None:
@@ -426,7 +426,7 @@ class Game:
 
     @property
     def round_points(self) -> list[int]:
-        """Points of the last round that ended, per seat (RULES.md 2, "Round end")."""
+        """Points of the last round that ended, per seat (docs/rules.md 2, "Round end")."""
         return [int(x) for x in self._state.round_points[0]]
 
     @property
@@ -435,7 +435,7 @@ class Game:
 
     @property
     def rewards(self) -> list[float]:
-        """Rewards produced by the last move, per seat (RULES.md 7)."""
+        """Rewards produced by the last move, per seat (docs/rules.md 7)."""
         return [float(x) for x in self._state.rewards[0]]
 
     @property

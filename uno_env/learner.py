@@ -9,7 +9,7 @@ The opponents play between two of the learner's decisions: named baseline agents
 ("random", "greedy", "heuristic") inside numba (``uno_env.engine.learner``), other agents
 (any object with ``act_batch(observations, masks)``, e.g. ``agents.PPOAgent``) in
 batches from Python. The reward of a step is the learner's own reward from everything
-that happened since its last decision (RULES.md 7), so it sees its loss when an opponent
+that happened since its last decision (docs/rules.md 7), so it sees its loss when an opponent
 goes out. Observations are the learner's, in the documented layout of
 ``uno_env.engine.observe``.
 
@@ -42,6 +42,7 @@ import numpy as np
 from uno_env.config import make_config
 from uno_env.engine import codes as C
 from uno_env.engine import learner as K
+from uno_env.engine.entry import kernels
 from uno_env.engine.policies import AGENT_CODES
 from uno_env.engine.state import allocate
 from uno_env.rules import check_seed
@@ -130,7 +131,20 @@ class LearnerBatch:
                                cfg.deck.num_cards, cfg.deck.double_sided)
         self._lb = K.allocate_learner(self.num_envs, cfg.num_players, self.layout.obs_size,
                                       self.layout.size, lineups, seat_code, auto_reset)
+        self._kernel = kernels(cfg.variant).learner
+        self._no_rows = np.zeros(0, np.int64)
+        self._no_obs = np.zeros((0, self.layout.obs_size), np.float32)
+        self._no_mask = np.zeros((0, self.layout.size), np.uint8)
         self._ready = False
+
+    def _call(self, op, arg=0, rows=None, actions=None, obs=None, mask=None) -> int:
+        """One ``engine.learner.learner_kernel`` operation (unused arrays are empty)."""
+        return self._kernel(op, self._state, self.config.spec, self._lb,
+                            np.uint64(self.seed), arg,
+                            self._no_rows if rows is None else rows,
+                            self._no_rows if actions is None else actions,
+                            self._no_obs if obs is None else obs,
+                            self._no_mask if mask is None else mask)
 
     # --- views of the buffers (reused between calls) ------------------------------------
     @property
@@ -166,8 +180,7 @@ class LearnerBatch:
         if seed is not None:
             self.seed = check_seed(seed)
         first_game = check_seed(first_game)
-        K.learner_reset(self._state, self.config.spec, self._lb, np.uint64(self.seed),
-                        first_game)
+        self._call(K.OP_RESET, first_game)
         self._run_externals()
         self._ready = True
         return self._lb.obs, self._lb.mask
@@ -183,7 +196,7 @@ class LearnerBatch:
                     auto_reset=False, **cfg.rule_overrides())
         for mine, theirs in zip(batch._state, game._state):
             mine[...] = theirs
-        K.learner_resume(batch._state, cfg.spec, batch._lb, np.uint64(batch.seed), 0)
+        batch._call(K.OP_RESUME, 0)
         batch._run_externals()
         batch._ready = True
         return batch
@@ -193,8 +206,7 @@ class LearnerBatch:
             raise ValueError("call reset() before step()")
         actions = as_actions(actions, self.num_envs)
         lb = self._lb
-        bad = K.learner_step(self._state, self.config.spec, lb, np.uint64(self.seed),
-                             actions)
+        bad = self._call(K.OP_STEP, actions=actions)
         if bad >= 0:
             side = int(self._state.info[bad, C.I_SIDE])
             dark = self._state.dark_face[bad] if self.config.deck.double_sided else None
@@ -209,7 +221,7 @@ class LearnerBatch:
         learner (or is done)."""
         if not self.external_agents:
             return
-        lb, spec = self._lb, self.config.spec
+        lb = self._lb
         obs_size, size = self.layout.obs_size, self.layout.size
         while True:
             pending = np.flatnonzero(lb.waiting <= K.EXTERNAL)
@@ -220,11 +232,10 @@ class LearnerBatch:
                 rows = pending[who == j].astype(np.int64)
                 obs = np.empty((len(rows), obs_size), np.float32)
                 mask = np.empty((len(rows), size), np.uint8)
-                K.external_observe(self._state, spec, rows, obs, mask)
+                self._call(K.OP_EXTERNAL_OBSERVE, rows=rows, obs=obs, mask=mask)
                 agent = self.external_agents[j]
                 actions = np.asarray(agent.act_batch(obs, mask), np.int64)
-                bad = K.external_step(self._state, spec, lb, np.uint64(self.seed), rows,
-                                      actions, mask)
+                bad = self._call(K.OP_EXTERNAL_STEP, rows=rows, actions=actions, mask=mask)
                 if bad >= 0:
                     raise RuntimeError(f"opponent {agent!r} chose illegal action "
                                        f"{int(actions[bad])} in game {int(rows[bad])}")

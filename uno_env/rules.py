@@ -12,8 +12,7 @@ The house rules of docs/rules.md sections 3 and 4 (``stack``, ``seven_zero``, ``
 ``uno_env.engine.house``. UNO One Piece (section 6, preset ``onepiece``) adds
 ``onepiece_cards``, ``challenge``, ``shanks_give``, ``bbd_challenge`` and
 ``scoring="elimination"``, valid with its deck only; its kernels are in
-``uno_env.engine.onepiece``. Flags of later variants, once declared, stay a
-``NotImplementedError`` until their kernels land, never a silent no-op.
+``uno_env.engine.onepiece``.
 """
 from __future__ import annotations
 
@@ -127,13 +126,6 @@ class Rules:
                     f"rule flag(s) {', '.join(unsupported)} are not supported with the "
                     f"{self.deck!r} deck (docs/rules.md 5 defines no house rules for UNO Flip); "
                     f"leave them at their defaults")
-        not_yet = [name for name in _NOT_IMPLEMENTED
-                   if getattr(self, name) != getattr(_DEFAULTS, name)]
-        if not_yet:
-            raise NotImplementedError(
-                f"rule flag(s) {', '.join(not_yet)} are declared but not implemented yet "
-                f"(see the [house-rules] issue); leave them at their defaults"
-            )
 
     def _validate_onepiece(self) -> None:
         """One Piece flags need its deck; house rules that its kernels do not implement
@@ -194,13 +186,21 @@ class Rules:
         out[C.R_MULTI_PLAY] = self.multi_play
         out[C.R_WX_RULE] = ("wild", "draw1", "swap").index(self.wx_rule)
         out[C.R_WS_LAST_CARD_WINS] = self.ws_last_card_wins
-        out[C.R_HOUSE] = self.uses_house_kernels
-        out[C.R_ONEPIECE] = self.deck == "onepiece110"
         out[C.R_OP_CHALLENGE] = ("classic", "return").index(self.challenge)
         out[C.R_OP_SHANKS_GIVE] = self.shanks_give == "all"
         out[C.R_OP_BBD_CHALLENGE] = self.bbd_challenge
-        out[C.R_FLIP] = self.deck in DOUBLE_SIDED_DECKS
         return out
+
+    @property
+    def variant(self) -> str:
+        """The rule set the kernels compile for this record (``uno_env._jit``): "flip"
+        (the flip deck), "onepiece" (its deck), "house" (any house rule, or a deck with
+        WS/WX), else "classic". Each variant is compiled and cached on its own."""
+        if self.deck in DOUBLE_SIDED_DECKS:
+            return "flip"
+        if self.deck == "onepiece110":
+            return "onepiece"
+        return "house" if self.uses_house_kernels else "classic"
 
     @property
     def uses_house_kernels(self) -> bool:
@@ -212,8 +212,6 @@ class Rules:
 
 
 _DEFAULTS = Rules()
-# Declared for the record's shape; their kernels arrive with later issues.
-_NOT_IMPLEMENTED: tuple[str, ...] = ()
 #: decks holding WS and WX cards (docs/rules.md 4)
 DECKS_WITH_WS_WX = ("classic112",)
 #: house rules the One Piece kernels (engine/onepiece.py) do not implement

@@ -16,7 +16,8 @@ import numba
 import numpy as np
 
 from uno_env.config import make_config
-from uno_env.engine.batch import STAT_NAMES, STAT_SLOTS, simulate_chunk
+from uno_env.engine.batch import STAT_NAMES, STAT_SLOTS
+from uno_env.engine.entry import kernels
 from uno_env.engine.policies import AGENT_CODES
 from uno_env.engine.state import allocate
 from uno_env.rules import check_seed
@@ -136,6 +137,7 @@ def simulate(preset: str = "classic", num_players: int = 4, agents=("random",),
     chunk = min(CHUNK, num_games)
     st = allocate(chunk, cfg.num_players, cfg.deck.num_types, cfg.deck.num_cards,
                   cfg.deck.double_sided)
+    simulate_chunk = kernels(cfg.variant).simulate
     previous = numba.get_num_threads()
     numba.set_num_threads(threads)
     start = time.perf_counter()

@@ -17,7 +17,7 @@ import numpy as np
 
 from uno_env.config import make_config
 from uno_env.engine import codes as C
-from uno_env.engine.batch import vector_reset, vector_step
+from uno_env.engine.entry import kernels
 from uno_env.engine.state import allocate, state_nbytes
 from uno_env.rules import check_seed
 
@@ -57,6 +57,8 @@ class VectorEnv:
         self._truncated = np.zeros(self.num_envs, np.bool_)
         self.game_index = np.zeros(self.num_envs, np.int64)
         self._next_index = np.zeros(1, np.int64)
+        self._kernel = kernels(cfg.variant).vector
+        self._no_actions = np.zeros(self.num_envs, np.int64)
         self._ready = False
         self.observation_space = cfg.observation_space
         self.action_space = cfg.action_space
@@ -71,9 +73,8 @@ class VectorEnv:
         if seed is not None:
             self.seed = check_seed(seed)
         first_game = check_seed(first_game)
-        vector_reset(self._state, self.config.spec, np.uint64(self.seed), first_game,
-                     self.game_index, self._obs, self._mask, self._player)
-        self._next_index[0] = first_game + self.num_envs
+        self._next_index[0] = first_game
+        self._run(True, self._no_actions)
         self._ready = True
         return self._obs, self._mask, self._player
 
@@ -84,10 +85,7 @@ class VectorEnv:
         if not self._ready:
             raise ValueError("call reset() before step()")
         actions = as_actions(actions, self.num_envs)
-        bad = vector_step(self._state, self.config.spec, actions, np.uint64(self.seed),
-                          self._next_index, self.game_index, self._obs, self._mask,
-                          self._player, self._rewards, self._terminated, self._truncated,
-                          self.auto_reset)
+        bad = self._run(False, actions)
         if bad >= 0:
             side = int(self._state.info[bad, C.I_SIDE])
             dark = self._state.dark_face[bad] if self.config.deck.double_sided else None
@@ -98,6 +96,13 @@ class VectorEnv:
                              f"{', '.join(legal)}. No game was stepped.")
         return (self._obs, self._mask, self._player, self._rewards, self._terminated,
                 self._truncated)
+
+    def _run(self, reset: bool, actions: np.ndarray) -> int:
+        """One call of the vector entry point (``engine.batch.vector_kernel``)."""
+        return self._kernel(reset, self._state, self.config.spec, actions,
+                            np.uint64(self.seed), self._next_index, self.game_index,
+                            self._obs, self._mask, self._player, self._rewards,
+                            self._terminated, self._truncated, self.auto_reset)
 
     @property
     def done(self) -> np.ndarray:

@@ -1,3 +1,17 @@
-"""numba kernels only: state layout (``state``), integer codes (``codes``), random
-streams (``rng``), rules of play (``core``) and observations (``observe``). Nothing here
-imports from the rest of ``uno_env`` except the jit options."""
+"""numba kernels only. Nothing here imports from the rest of ``uno_env`` except the jit
+options (``uno_env._jit``), and each module imports only modules of the layers below
+its own (``tests/test_layers.py`` checks it):
+
+1. ``codes`` (integer codes), then ``rng`` (per-game random streams) and ``state`` (the
+   state record and the ``Spec`` class of each variant);
+2. ``faces``: what a card shows and does (the face accessor chosen per variant);
+3. ``piles`` (drawing, reshuffling), then ``turns`` (turn bookkeeping, the moves every
+   variant shares, the challenge verdict), then ``plays`` (which cards may be played)
+   and ``rounds`` (dealing, scoring, the end of a round);
+4. the variants' rules, with the same entry names: ``classic``, ``house``, ``flip``,
+   ``onepiece``;
+5. ``variants``: the rules of the variant of a ``Spec`` class, chosen at compile time;
+6. ``observe`` (the observation), then ``policies`` (the numba agents);
+7. ``batch`` and ``learner``: the loops of the Python APIs;
+8. ``entry``: those loops compiled and cached once per variant.
+"""

@@ -1,36 +1,60 @@
-"""Batch kernels: whole games inside numba (``simulate``) and the vectorised step of
-``VectorEnv``. Game ``i`` of a seed always starts from ``seed_stream(seed, i)``, so the
+"""The loops that the Python APIs call: one game of ``Game`` (``game_kernel``), whole
+games inside numba (``simulate_chunk``) and the vectorised step of ``VectorEnv``
+(``vector_kernel``). They are plain functions here; ``engine.entry`` compiles them once
+per variant. Game ``i`` of a seed always starts from ``seed_stream(seed, i)``, so the
 results never depend on the batch size or on the number of threads."""
 import numpy as np
 from numba import prange
 
 from uno_env._jit import njit
 from uno_env.engine import codes as C
-from uno_env.engine.core import apply_action, legal_mask, reset_game, step_and_mask
 from uno_env.engine.observe import observe
 from uno_env.engine.policies import choose_action
 from uno_env.engine.rng import seed_stream
+from uno_env.engine.rounds import reset_game
+from uno_env.engine.variants import apply_action, legal_mask, random_legal, step_and_mask
 
-# vector_step is the one hot caller of these three kernels: it uses inlined copies so a
-# whole environment step runs in one frame (a call passes the ~20 state and table arrays
-# by value), while every other caller keeps the plain, faster-to-compile kernels.
-_apply_inlined = njit(inline="always")(apply_action.py_func)
-_mask_inlined = njit(inline="always")(legal_mask.py_func)
-_observe_inlined = njit(inline="always")(observe.py_func)
+# --- Game: one game, one kernel call per operation ---------------------------------------
+
+#: ``game_kernel`` operations; each returns an int as documented
+OP_RESET = 0     # deal a new match (the stream is already seeded), then OP_REFRESH
+OP_REFRESH = 1   # mask and the current decider's observation; returns the decider
+OP_STEP = 2      # apply legal ``arg``, then OP_REFRESH; returns ``step_and_mask``'s code
+OP_OBSERVE = 3   # seat ``arg``'s observation into ``obs``; returns 0
+OP_MASK = 4      # legal mask only; returns the number of legal actions
+OP_APPLY = 5     # apply legal ``arg`` only; returns the next decider
+OP_RANDOM = 6    # the random agent's action (consumes the game's stream; fills mask)
+
+
+def game_kernel(op, st, g, sp, arg, mask, obs):
+    """One operation ``op`` (``OP_*``) on game ``g`` of a batched state."""
+    if op == OP_STEP:
+        code = step_and_mask(st, g, sp, arg, mask)
+        observe(st, g, sp, st.info[g, C.I_CURRENT], obs)
+        return code
+    if op == OP_RESET:
+        reset_game(st, g, sp)
+        op = OP_REFRESH
+    if op == OP_REFRESH:
+        legal_mask(st, g, sp, mask)
+        observe(st, g, sp, st.info[g, C.I_CURRENT], obs)
+        return st.info[g, C.I_CURRENT]
+    if op == OP_OBSERVE:
+        observe(st, g, sp, arg, obs)
+        return 0
+    if op == OP_MASK:
+        return legal_mask(st, g, sp, mask)
+    if op == OP_APPLY:
+        apply_action(st, g, sp, arg)
+        return st.info[g, C.I_CURRENT]
+    return random_legal(st, g, sp, mask)
+
+
+# --- simulate: whole games inside numba ---------------------------------------------------
 
 #: per-game counters reported by ``simulate_chunk`` (columns of ``out_stats``)
-STAT_SLOTS = np.array([C.I_STAT_CARDS_DRAWN, C.I_STAT_W4_PLAYED, C.I_STAT_W4_BLUFFS,
-                       C.I_STAT_CHALLENGES, C.I_STAT_CHALLENGES_WON, C.I_STAT_RESHUFFLES,
-                       C.I_STAT_CATCHES, C.I_ROUND, C.I_STAT_STACKED,
-                       C.I_STAT_JUMP_INS, C.I_STAT_MULTI, C.I_STAT_EXCHANGES,
-                       # UNO One Piece (always 0 with other decks)
-                       C.I_STAT_PETRIFY, C.I_STAT_BREAKS, C.I_STAT_ACE, C.I_STAT_GIVES,
-                       # UNO Flip (always 0 with single-sided decks)
-                       C.I_STAT_FLIPS], np.int64)
-#: ``w4_played``/``w4_bluffs`` count every challengeable wild draw (UNO Flip: W2, WC)
-STAT_NAMES = ("cards_drawn", "w4_played", "w4_bluffs", "challenges", "challenges_won",
-              "reshuffles", "catches", "rounds", "stacked", "jump_ins", "multi_extra",
-              "exchanges", "petrifications", "breaks", "ace_combos", "gives", "flips")
+STAT_NAMES = tuple(name for name, _ in C.COUNTERS)
+STAT_SLOTS = np.array([slot for _, slot in C.COUNTERS], np.int64)
 
 
 @njit
@@ -60,13 +84,13 @@ def _record(st, g, sp, stat_slots, out_winner, out_turns, out_points, out_stats)
         out_stats[g, k] = st.info[g, stat_slots[k]]
 
 
-@njit(parallel=True)
 def simulate_chunk(st, sp, seat_agents, seed, first_index, stat_slots, out_winner,
                    out_turns, out_steps, out_points, out_stats):
     """Play games ``first_index .. first_index + B - 1`` of ``seed`` to their end, one per
-    state slot, in parallel. ``seat_agents[seat]`` is the agent code of each seat.
-    Writes per game: winner (-1 if truncated), turns of the last round, decisions, round
-    points (match scores when ``target_score > 0``) and ``stat_slots`` counters."""
+    state slot, in parallel (compiled with ``parallel=True``). ``seat_agents[seat]`` is
+    the agent code of each seat. Writes per game: winner (-1 if truncated), turns of the
+    last round, decisions, round points (match scores when ``target_score > 0``) and
+    ``stat_slots`` counters."""
     num_actions = sp.layout[C.L_SIZE]
     obs_size = sp.layout[C.L_OBS_SIZE]
     # The loop body only calls kernels: numba's parfors loses writes made directly to
@@ -78,47 +102,33 @@ def simulate_chunk(st, sp, seat_agents, seed, first_index, stat_slots, out_winne
         _record(st, g, sp, stat_slots, out_winner, out_turns, out_points, out_stats)
 
 
-@njit(inline="always")
-def refresh_one(st, g, sp, mask, obs):
-    """Recompute game ``g``'s legal mask and its current decider's observation."""
-    legal_mask(st, g, sp, mask)
-    observe(st, g, sp, st.info[g, C.I_CURRENT], obs)
+# --- VectorEnv -----------------------------------------------------------------------------
 
 
 @njit(inline="always")
-def step_one(st, g, sp, action, mask, obs):
-    """One environment step of one game in a single kernel call: apply ``action``, then
-    refill ``mask`` and ``obs`` for the next decider. Returns the next decider's seat OR
-    the ``core.STEP_*`` bits."""
-    code = step_and_mask(st, g, sp, action, mask)
-    observe(st, g, sp, st.info[g, C.I_CURRENT], obs)
-    return code
+def _deal_slot(st, g, sp, seed, index, game_index):
+    game_index[g] = index
+    st.rng[g] = seed_stream(seed, index)
+    reset_game(st, g, sp)
 
 
-@njit(inline="always")
-def _refresh(st, g, sp, obs, mask, player):
-    player[g] = st.info[g, C.I_CURRENT]
-    refresh_one(st, g, sp, mask[g], obs[g])
-
-
-@njit
-def vector_reset(st, sp, seed, first_index, game_index, obs, mask, player):
-    """Deal games ``first_index ..`` into every slot and observe them."""
-    for g in range(st.info.shape[0]):
-        game_index[g] = first_index + g
-        st.rng[g] = seed_stream(seed, first_index + g)
-        reset_game(st, g, sp)
-        _refresh(st, g, sp, obs, mask, player)
-
-
-@njit
-def vector_step(st, sp, actions, seed, next_index, game_index, obs, mask, player, rewards,
-                terminated, truncated, auto_reset):
-    """Apply ``actions[g]`` in every game; auto-reset finished games with the next game
-    index. Returns -1, or the first slot whose action is illegal (nothing changed then).
-    ``next_index`` is a one-element array holding the next game index to deal. Without
-    ``auto_reset`` a finished game stays finished and its action is ignored."""
+def vector_kernel(reset, st, sp, actions, seed, next_index, game_index, obs, mask, player,
+                  rewards, terminated, truncated, auto_reset):
+    """``reset``: deal games ``next_index[0] ..`` into every slot. Else apply
+    ``actions[g]`` in every game and auto-reset finished games with the next game index.
+    Then observe every game for its decider. Returns -1, or the first slot whose action
+    is illegal (nothing changed then). ``next_index`` is a one-element array holding the
+    next game index to deal. Without ``auto_reset`` a finished game stays finished and
+    its action is ignored."""
     num_games = st.info.shape[0]
+    if reset:
+        for g in range(num_games):
+            _deal_slot(st, g, sp, seed, next_index[0] + g, game_index)
+            player[g] = st.info[g, C.I_CURRENT]
+            legal_mask(st, g, sp, mask[g])
+            observe(st, g, sp, player[g], obs[g])
+        next_index[0] += num_games
+        return -1
     num_actions = mask.shape[1]
     for g in range(num_games):
         a = actions[g]
@@ -133,18 +143,16 @@ def vector_step(st, sp, actions, seed, next_index, game_index, obs, mask, player
             for q in range(rewards.shape[1]):
                 rewards[g, q] = 0.0
             continue
-        _apply_inlined(st, g, sp, actions[g])
+        apply_action(st, g, sp, actions[g])
         status = st.info[g, C.I_STATUS]
         for q in range(rewards.shape[1]):
             rewards[g, q] = st.rewards[g, q]
         terminated[g] = status == C.STATUS_OVER
         truncated[g] = status == C.STATUS_TRUNCATED
         if status != C.STATUS_PLAYING and auto_reset:
-            game_index[g] = next_index[0]
-            st.rng[g] = seed_stream(seed, next_index[0])
+            _deal_slot(st, g, sp, seed, next_index[0], game_index)
             next_index[0] += 1
-            reset_game(st, g, sp)
         player[g] = st.info[g, C.I_CURRENT]
-        _mask_inlined(st, g, sp, mask[g])
-        _observe_inlined(st, g, sp, player[g], obs[g])
+        legal_mask(st, g, sp, mask[g])
+        observe(st, g, sp, player[g], obs[g])
     return -1

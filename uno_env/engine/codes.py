@@ -3,7 +3,7 @@ the per-game ``info``, ``rules`` and ``layout`` arrays. Pure constants; numba fr
 module globals into the compiled code, so reading them costs nothing.
 """
 
-# --- colours (RULES.md section 1). Light R Y G B, Flip's dark side P T O V. -------------
+# --- colours (docs/rules.md section 1). Light R Y G B, Flip's dark side P T O V. -------------
 RED, YELLOW, GREEN, BLUE, PINK, TEAL, ORANGE, PURPLE = range(8)
 NO_COLOR = 8  # a wild face has no colour of its own; also "no colour named yet"
 LIGHT_COLORS = (RED, YELLOW, GREEN, BLUE)
@@ -18,15 +18,15 @@ FIRST_WILD_RANK = WILD  # ranks >= this are wild faces (no colour, playable on a
 
 
 # --- phases: what kind of decision the current player faces. ----------------------------
-PHASE_PLAY = 0        # play a card or draw (RULES.md 2, "A turn")
+PHASE_PLAY = 0        # play a card or draw (docs/rules.md 2, "A turn")
 PHASE_DRAWN = 1       # play the card just drawn, or pass
 PHASE_CHALLENGE = 2   # answer a Wild Draw Four: challenge or accept
 PHASE_COLOR = 3       # name the colour of a wild turned up as the first card
-# house rules (RULES.md 3, engine/house.py)
+# house rules (docs/rules.md 3, engine/house.py)
 PHASE_STACK = 4       # answer a pending draw by stacking, accepting (or challenging)
 PHASE_JUMP_IN = 5     # out-of-turn play of an identical card, or pass
 PHASE_SWAP = 6        # 7-0: choose whom to swap hands with
-PHASE_GIVE = 7        # One Piece Shanks: choose the card to give (reserved)
+PHASE_GIVE = 7        # One Piece Shanks: choose the card to give
 PHASE_MULTI = 8       # multi-play: continue with the same rank, or pass
 PHASE_OVER = 9        # the episode has ended (round/match over or truncated)
 NUM_PHASES = 10
@@ -69,7 +69,7 @@ I_STAT_CHALLENGES_WON = 25  # the challenger was right (the player was guilty)
 I_STAT_RESHUFFLES = 26
 I_STAT_CATCHES = 27
 I_PENDING_DRAW = 28    # cards the current decider must draw if they accept (0 if none);
-#                        with stacking, the running total (RULES.md 3)
+#                        with stacking, the running total (docs/rules.md 3)
 # house rules (engine/house.py)
 I_JUMP_FROM = 29       # PHASE_JUMP_IN: seat whose play opened the jump-in window, else -1
 I_RESUME_SEAT = 30     # PHASE_JUMP_IN: the decision that follows if nobody jumps in ...
@@ -109,15 +109,11 @@ R_DRAW_UNTIL_PLAYABLE = 15
 R_MULTI_PLAY = 16
 R_WX_RULE = 17
 R_WS_LAST_CARD_WINS = 18
-R_HOUSE = 19           # 1 if any rule needs the house-rule kernels (engine/house.py)
-# UNO One Piece (engine/onepiece.py); R_HOUSE is also set so core's one branch dispatches
-R_ONEPIECE = 20        # 1 with the onepiece110 deck
-R_OP_CHALLENGE = 21    # CHALLENGE_CLASSIC or CHALLENGE_RETURN (guilty W4 goes back)
-R_OP_SHANKS_GIVE = 22  # 1: Shanks gives a card with any player count; 0: two players only
-R_OP_BBD_CHALLENGE = 23  # 1: Blackbeard is restricted/challengeable like a W4
-# UNO Flip
-R_FLIP = 24            # 1 with the double-sided flip deck: the kernels of engine/flip.py
-NUM_RULES = 25
+# UNO One Piece (engine/onepiece.py)
+R_OP_CHALLENGE = 19    # CHALLENGE_CLASSIC or CHALLENGE_RETURN (guilty W4 goes back)
+R_OP_SHANKS_GIVE = 20  # 1: Shanks gives a card with any player count; 0: two players only
+R_OP_BBD_CHALLENGE = 21  # 1: Blackbeard is restricted/challengeable like a W4
+NUM_RULES = 22
 
 SCORING_WINNER, SCORING_PENALTY, SCORING_ELIMINATION = 0, 1, 2
 CHALLENGE_CLASSIC, CHALLENGE_RETURN = 0, 1
@@ -147,3 +143,26 @@ L_NUM_ACE = 16
 L_GIVE = 17      # give:X (Shanks): one action per card type
 L_NUM_GIVE = 18
 NUM_LAYOUT = 19
+
+# --- the counters every game keeps (``simulate``'s ``SimResult.counters``) ---------------
+#: (name, info slot); ``w4_played``/``w4_bluffs`` count every challengeable wild draw
+#: (UNO Flip: W2, WC); the One Piece and Flip counters stay 0 with other decks
+COUNTERS = (("cards_drawn", I_STAT_CARDS_DRAWN), ("w4_played", I_STAT_W4_PLAYED),
+            ("w4_bluffs", I_STAT_W4_BLUFFS), ("challenges", I_STAT_CHALLENGES),
+            ("challenges_won", I_STAT_CHALLENGES_WON), ("reshuffles", I_STAT_RESHUFFLES),
+            ("catches", I_STAT_CATCHES), ("rounds", I_ROUND), ("stacked", I_STAT_STACKED),
+            ("jump_ins", I_STAT_JUMP_INS), ("multi_extra", I_STAT_MULTI),
+            ("exchanges", I_STAT_EXCHANGES), ("petrifications", I_STAT_PETRIFY),
+            ("breaks", I_STAT_BREAKS), ("ace_combos", I_STAT_ACE), ("gives", I_STAT_GIVES),
+            ("flips", I_STAT_FLIPS))
+
+# --- observation fields (``engine/observe.py``): ``Spec.obs_at[O_*]`` is each field's
+# first index in the vector, -1 when the configuration has no such field ----------------
+OBS_FIELDS = ("hand", "top", "color", "direction", "phase", "pending_draw",
+              "opponent_cards", "catchable", "uno_called", "draw_pile", "played", "scores",
+              "side", "jump_from", "jump_resume", "multi_count", "hancock", "hand_dark",
+              "opponent_backs", "draw_back", "top_other", "played_dark")
+(O_HAND, O_TOP, O_COLOR, O_DIRECTION, O_PHASE, O_PENDING_DRAW, O_OPPONENT_CARDS,
+ O_CATCHABLE, O_UNO_CALLED, O_DRAW_PILE, O_PLAYED, O_SCORES, O_SIDE, O_JUMP_FROM,
+ O_JUMP_RESUME, O_MULTI_COUNT, O_HANCOCK, O_HAND_DARK, O_OPPONENT_BACKS, O_DRAW_BACK,
+ O_TOP_OTHER, O_PLAYED_DARK) = range(len(OBS_FIELDS))

@@ -1,13 +1,12 @@
-"""House rules (RULES.md section 3) and the Wild Shuffle / Wild Customizable cards of
+"""House rules (docs/rules.md section 3) and the Wild Shuffle / Wild Customizable cards of
 ``classic112`` (section 4) as kernels over one game ``g``.
 
-``core.legal_mask`` and ``core.apply_action`` hand over to ``house_legal_mask`` and
-``house_apply`` when ``rules[R_HOUSE]`` is set (any house flag on, or a deck with
-``WS``/``WX``), so classic games never run this code and pay one branch for it. These
-kernels implement the classic rules too, with every flag checked where it matters, so
-the flags combine freely.
+This is the variant ``house`` (``Rules.variant``: any house flag on, or a deck with
+``WS``/``WX``), with the entry names of every variant module (``legal_mask``,
+``apply_action``); classic games never compile it. These kernels implement the classic
+rules too, with every flag checked where it matters, so the flags combine freely.
 
-How a play flows here (comments cite RULES.md):
+How a play flows here (comments cite docs/rules.md):
 
 1. ``_play`` moves the card to the pile. With ``multi_play`` a coloured card opens
    ``PHASE_MULTI`` while the player holds another card of its rank; effects wait for
@@ -19,7 +18,7 @@ How a play flows here (comments cite RULES.md):
    players holding an identical card in turn order (``PHASE_JUMP_IN``); the decision
    that was due is kept in ``I_RESUME_SEAT``/``I_RESUME_PHASE`` until all pass.
 
-Readings where RULES.md is silent (the project's, also listed in the README):
+Readings where docs/rules.md is silent (the project's, also listed in the README):
 
 - Jump-in: only players holding an identical card are asked (a player who cannot jump
   in has no decision to make). The window shows the held-back pending total in
@@ -28,7 +27,7 @@ Readings where RULES.md is silent (the project's, also listed in the README):
   continued, and it opens a new window.
 - Multi-play: the first card may be any play of the turn (from the hand, the card just
   drawn, a stacked draw card, a jump-in); continuing cards need only the same rank
-  (RULES.md 3), never a wild. ``k`` reverses flip the direction ``k`` times; with two
+  (docs/rules.md 3), never a wild. ``k`` reverses flip the direction ``k`` times; with two
   players an odd number acts as one ``R`` (the same player again), an even number
   passes the turn. ``k`` draw-twos make the next player draw ``2k`` (or add ``2k`` to
   the pending total), and ``k`` zeros rotate the hands ``k`` times.
@@ -47,12 +46,17 @@ import numpy as np
 
 from uno_env._jit import njit
 from uno_env.engine import codes as C
-from uno_env.engine.core import (
-    _answer_challenge, _set_hand_plays, _set_play_actions, _to_discard, active_face,
-    begin_decision, draw_cards, end_round, finish_turn, holds_color, may_play, rank_draw,
-    seat_after, top_type,
+from uno_env.engine.faces import face, rank_draw
+from uno_env.engine.piles import draw_cards, to_discard
+from uno_env.engine.plays import (
+    holds_color, mark_catch, may_play, set_hand_plays, set_play_actions, top_rank,
 )
 from uno_env.engine.rng import shuffle_prefix
+from uno_env.engine.rounds import go_out
+from uno_env.engine.turns import (
+    NOT_COMMON, begin_decision, challenge_verdict, common_move, finish_turn, mark_uncalled,
+    pass_turn, seat_after, top_type,
+)
 
 # --- small queries -----------------------------------------------------------------------
 
@@ -60,7 +64,7 @@ from uno_env.engine.rng import shuffle_prefix
 @njit(inline="always")
 def draw_value(sp, rank):
     """Cards a card of this rank makes the next player draw; ``WX`` counts 1 with
-    ``wx_rule="draw1"`` (RULES.md 4)."""
+    ``wx_rule="draw1"`` (docs/rules.md 4)."""
     if rank == C.WILD_CUSTOM:
         return 1 if sp.rules[C.R_WX_RULE] == C.WX_DRAW1 else 0
     return rank_draw(rank)
@@ -68,15 +72,10 @@ def draw_value(sp, rank):
 
 @njit(inline="always")
 def is_swap_rank(sp, rank):
-    """A 7 with ``seven_zero``, or a ``WX`` with ``wx_rule="swap"`` (RULES.md 3, 4)."""
+    """A 7 with ``seven_zero``, or a ``WX`` with ``wx_rule="swap"`` (docs/rules.md 3, 4)."""
     if rank == 7:
         return sp.rules[C.R_SEVEN_ZERO] != 0
     return rank == C.WILD_CUSTOM and sp.rules[C.R_WX_RULE] == C.WX_SWAP
-
-
-@njit(inline="always")
-def top_rank(st, g, sp):
-    return sp.face_rank[active_face(st, g, sp, top_type(st, g))]
 
 
 @njit(inline="always")
@@ -84,7 +83,7 @@ def _holds_rank(st, g, sp, seat, rank):
     """Does ``seat`` hold a coloured card of ``rank``? (multi-play continues)"""
     for t in range(st.hands.shape[2]):
         if st.hands[g, seat, t] > 0:
-            f = active_face(st, g, sp, t)
+            f = face(st, g, sp, t)
             if sp.face_rank[f] == rank and sp.face_color[f] != C.NO_COLOR:
                 return True
     return False
@@ -92,10 +91,10 @@ def _holds_rank(st, g, sp, seat, rank):
 
 @njit(inline="always")
 def _stackable(st, g, sp, seat, t):
-    """May card type ``t`` answer the pending draw? (RULES.md 3 ``stack``): "same" the
+    """May card type ``t`` answer the pending draw? (docs/rules.md 3 ``stack``): "same" the
     same rank, "any" a draw value at least the top card's (not the running total);
     colour ignored; a stacked ``W4`` still obeys the colour rule without bluffing."""
-    rank = sp.face_rank[active_face(st, g, sp, t)]
+    rank = sp.face_rank[face(st, g, sp, t)]
     dv = draw_value(sp, rank)
     if dv == 0:
         return False
@@ -114,14 +113,14 @@ def _stackable(st, g, sp, seat, t):
 def _drawn_w4_bluff(st, g, sp, seat):
     """The card just drawn is a ``W4`` its holder may play only as a bluff."""
     t = st.info[g, C.I_DRAWN_TYPE]
-    return sp.face_rank[active_face(st, g, sp, t)] == C.WILD4 \
+    return sp.face_rank[face(st, g, sp, t)] == C.WILD4 \
         and holds_color(st, g, sp, seat, st.info[g, C.I_COLOR])
 
 
 @njit(inline="always")
 def _next_jumper(st, g, sp, after, origin, t):
     """The first seat after ``after`` in turn order, before coming back to ``origin``,
-    that holds card type ``t``; -1 if none (RULES.md 3 jump-in: asked in turn order)."""
+    that holds card type ``t``; -1 if none (docs/rules.md 3 jump-in: asked in turn order)."""
     s = after
     for _ in range(sp.rules[C.R_NUM_PLAYERS]):
         s = seat_after(st, g, sp, s, 1)
@@ -136,8 +135,8 @@ def _next_jumper(st, g, sp, after, origin, t):
 
 
 @njit
-def house_legal_mask(st, g, sp, mask):
-    """``core.legal_mask`` with the house rules (``mask`` is zeroed, the game is on).
+def legal_mask(st, g, sp, mask):
+    """The legal actions with the house rules (``mask`` is zeroed, the game is on).
     Returns the number of legal actions (every set entry counts)."""
     lay = sp.layout
     phase = st.info[g, C.I_PHASE]
@@ -150,12 +149,12 @@ def house_legal_mask(st, g, sp, mask):
         mask[lay[C.L_CHALLENGE]] = 1
         mask[lay[C.L_ACCEPT]] = 1
     elif phase == C.PHASE_PLAY:
-        plays = _set_hand_plays(st, g, sp, seat, mask)
-        # no_draw_if_playable: draw is masked while a card can be played (RULES.md 3)
+        plays = set_hand_plays(st, g, sp, seat, mask)
+        # no_draw_if_playable: draw is masked while a card can be played (docs/rules.md 3)
         if plays == 0 or sp.rules[C.R_NO_DRAW_IF_PLAYABLE] == 0:
             mask[lay[C.L_DRAW]] = 1
     elif phase == C.PHASE_DRAWN:
-        _set_play_actions(st, g, sp, st.info[g, C.I_DRAWN_TYPE], mask)
+        set_play_actions(st, g, sp, st.info[g, C.I_DRAWN_TYPE], mask)
         plays = 1
         # force_play: a playable drawn card must be played, unless it is a W4 bluff
         if sp.rules[C.R_FORCE_PLAY] == 0 or _drawn_w4_bluff(st, g, sp, seat):
@@ -163,10 +162,10 @@ def house_legal_mask(st, g, sp, mask):
     elif phase == C.PHASE_STACK:
         for t in range(st.hands.shape[2]):
             if st.hands[g, seat, t] > 0 and _stackable(st, g, sp, seat, t):
-                _set_play_actions(st, g, sp, t, mask)
+                set_play_actions(st, g, sp, t, mask)
                 plays += 1
         mask[lay[C.L_ACCEPT]] = 1
-        # only the topmost W4 can be challenged; it settles the whole total (RULES.md 3)
+        # only the topmost W4 can be challenged; it settles the whole total (docs/rules.md 3)
         if top_rank(st, g, sp) == C.WILD4 and sp.rules[C.R_BLUFF] != 0:
             mask[lay[C.L_CHALLENGE]] = 1
     elif phase == C.PHASE_JUMP_IN:
@@ -177,7 +176,7 @@ def house_legal_mask(st, g, sp, mask):
         tr = top_rank(st, g, sp)
         for t in range(st.hands.shape[2]):
             if st.hands[g, seat, t] > 0:
-                f = active_face(st, g, sp, t)
+                f = face(st, g, sp, t)
                 if sp.face_rank[f] == tr and sp.face_color[f] != C.NO_COLOR:
                     mask[lay[C.L_PLAY] + sp.type_play_slot[t]] = 1
                     plays += 1
@@ -185,13 +184,10 @@ def house_legal_mask(st, g, sp, mask):
     elif phase == C.PHASE_SWAP:
         for k in range(lay[C.L_NUM_SWAP]):
             mask[lay[C.L_SWAP] + k] = 1
-    uno_rule = sp.rules[C.R_UNO_CALL] != 0
-    if uno_rule and plays > 0 and st.hand_size[g, seat] == 2 \
+    if sp.rules[C.R_UNO_CALL] != 0 and plays > 0 and st.hand_size[g, seat] == 2 \
             and st.info[g, C.I_UNO_CALLED] != seat:
         mask[lay[C.L_UNO]] = 1
-    catchable = st.info[g, C.I_CATCHABLE]
-    if uno_rule and catchable >= 0 and catchable != seat:
-        mask[lay[C.L_CATCH]] = 1
+    mark_catch(st, g, sp, seat, mask)
     n = 0
     for a in range(lay[C.L_SIZE]):
         if mask[a] != 0:
@@ -217,7 +213,7 @@ def _exchange(st, g, a, b):
 
 @njit
 def _rotate_hands(st, g, sp):
-    """A 0: every hand passes one seat in the direction of play (RULES.md 3)."""
+    """A 0: every hand passes one seat in the direction of play (docs/rules.md 3)."""
     num_players = sp.rules[C.R_NUM_PLAYERS]
     hands = st.hands[g].copy()
     sizes = st.hand_size[g].copy()
@@ -230,7 +226,7 @@ def _rotate_hands(st, g, sp):
 
 @njit
 def _shuffle_hands(st, g, sp, seat):
-    """``WS`` (RULES.md 4): gather all hands, shuffle, deal one at a time starting with
+    """``WS`` (docs/rules.md 4): gather all hands, shuffle, deal one at a time starting with
     seat ``seat + 1`` whatever the direction (counts may end uneven)."""
     num_players = sp.rules[C.R_NUM_PLAYERS]
     total = 0
@@ -259,14 +255,14 @@ def _shuffle_hands(st, g, sp, seat):
 @njit
 def _finish(st, g, sp, seat, nxt, phase):
     """End ``seat``'s turn; the next decision is ``nxt`` in ``phase``, unless a jump-in
-    window opens first (RULES.md 3 jump-in: after a coloured card and its effect,
+    window opens first (docs/rules.md 3 jump-in: after a coloured card and its effect,
     players holding an identical card are asked in turn order, starting after the
     player, never that player; skipped players too)."""
     if finish_turn(st, g, sp, seat):
         return
     if sp.rules[C.R_JUMP_IN] != 0:
         t = top_type(st, g)
-        if sp.face_color[active_face(st, g, sp, t)] != C.NO_COLOR:
+        if sp.face_color[face(st, g, sp, t)] != C.NO_COLOR:
             j = _next_jumper(st, g, sp, seat, seat, t)
             if j >= 0:
                 st.info[g, C.I_JUMP_FROM] = seat
@@ -280,16 +276,13 @@ def _finish(st, g, sp, seat, nxt, phase):
 @njit
 def _go_out(st, g, sp, seat, draws):
     """``seat`` has no cards: the round ends at once; the next player draws the last
-    draw card's cards plus any pending total, without a challenge (RULES.md 2, 3)."""
+    draw card's cards plus any pending total, without a challenge (docs/rules.md 2, 3)."""
     total = st.info[g, C.I_PENDING_DRAW] + draws
     st.info[g, C.I_PENDING_DRAW] = 0
     if total > 0:
         draw_cards(st, g, sp, seat_after(st, g, sp, seat, 1), total)
-    st.info[g, C.I_TURNS] += 1
-    st.info[g, C.I_UNO_CALLED] = -1
-    st.info[g, C.I_DRAWN_TYPE] = -1
     st.info[g, C.I_JUMP_FROM] = -1
-    end_round(st, g, sp, seat)
+    go_out(st, g, sp, seat)
 
 
 @njit
@@ -303,8 +296,8 @@ def _resolve(st, g, sp, seat):
     dv = draw_value(sp, r)
     nxt = seat_after(st, g, sp, seat, 1)
     if st.hand_size[g, seat] == 0:
-        # a last WS is still dealt out unless ws_last_card_wins (RULES.md 4); a last 7
-        # or 0 has no effect (RULES.md 3)
+        # a last WS is still dealt out unless ws_last_card_wins (docs/rules.md 4); a last 7
+        # or 0 has no effect (docs/rules.md 3)
         if r == C.WILD_SHUFFLE and sp.rules[C.R_WS_LAST_CARD_WINS] == 0:
             _shuffle_hands(st, g, sp, seat)
         if st.hand_size[g, seat] == 0:
@@ -313,17 +306,17 @@ def _resolve(st, g, sp, seat):
         _finish(st, g, sp, seat, nxt, C.PHASE_PLAY)
         return
     if r == C.SKIP:
-        # k skips move play k+1 seats on (RULES.md 3 multi-play)
+        # k skips move play k+1 seats on (docs/rules.md 3 multi-play)
         _finish(st, g, sp, seat, seat_after(st, g, sp, seat, k + 1), C.PHASE_PLAY)
     elif r == C.REVERSE:
         if k % 2 == 1:
             st.info[g, C.I_DIRECTION] = -st.info[g, C.I_DIRECTION]
-        # two players: R acts as S (RULES.md 2)
+        # two players: R acts as S (docs/rules.md 2)
         again = seat if num_players == 2 and k % 2 == 1 else seat_after(st, g, sp, seat, 1)
         _finish(st, g, sp, seat, again, C.PHASE_PLAY)
     elif dv > 0:
         if sp.rules[C.R_STACK] != C.STACK_NONE:
-            # every draw card gives the next player a decision (RULES.md 3 stacking)
+            # every draw card gives the next player a decision (docs/rules.md 3 stacking)
             st.info[g, C.I_PENDING_DRAW] += k * dv
             _finish(st, g, sp, seat, nxt, C.PHASE_STACK)
         elif r == C.WILD4 and sp.rules[C.R_BLUFF] != 0:
@@ -334,7 +327,7 @@ def _resolve(st, g, sp, seat):
             draw_cards(st, g, sp, nxt, k * dv)
             _finish(st, g, sp, seat, seat_after(st, g, sp, seat, 2), C.PHASE_PLAY)
     elif is_swap_rank(sp, r):
-        # the swap after a 7 is compulsory; k sevens give k swaps (RULES.md 3)
+        # the swap after a 7 is compulsory; k sevens give k swaps (docs/rules.md 3)
         st.info[g, C.I_SWAPS_LEFT] = k
         begin_decision(st, g, sp, seat, C.PHASE_SWAP)
     elif r == 0 and sp.rules[C.R_SEVEN_ZERO] != 0:
@@ -351,10 +344,10 @@ def _resolve(st, g, sp, seat):
 @njit
 def _play(st, g, sp, seat, t, color_slot):
     """``seat`` plays card type ``t`` (naming ``color_slot`` for a wild)."""
-    f = active_face(st, g, sp, t)
+    f = face(st, g, sp, t)
     rank = sp.face_rank[f]
     if rank == C.WILD4:
-        # guilt is judged on the hand as played, against the colour in force (RULES.md 2)
+        # guilt is judged on the hand as played, against the colour in force (docs/rules.md 2)
         prev_color = st.info[g, C.I_COLOR]
         guilty = holds_color(st, g, sp, seat, prev_color)
         st.info[g, C.I_STAT_W4_PLAYED] += 1
@@ -365,17 +358,15 @@ def _play(st, g, sp, seat, t, color_slot):
         st.info[g, C.I_W4_PREV_COLOR] = prev_color
     st.hands[g, seat, t] -= 1
     st.hand_size[g, seat] -= 1
-    _to_discard(st, g, t)
+    to_discard(st, g, t)
     st.info[g, C.I_DRAWN_TYPE] = -1
     if rank >= C.FIRST_WILD_RANK:
         st.info[g, C.I_COLOR] = color_slot + 4 * st.info[g, C.I_SIDE]
     else:
         st.info[g, C.I_COLOR] = sp.face_color[f]
-    if st.hand_size[g, seat] == 1 and sp.rules[C.R_UNO_CALL] != 0 \
-            and st.info[g, C.I_UNO_CALLED] != seat:
-        st.info[g, C.I_CATCH_PENDING] = seat
+    mark_uncalled(st, g, sp, seat)
     if sp.rules[C.R_MULTI_PLAY] != 0 and rank < C.FIRST_WILD_RANK:
-        # multi-play: go on with the same number or symbol (RULES.md 3); effects wait
+        # multi-play: go on with the same number or symbol (docs/rules.md 3); effects wait
         st.info[g, C.I_MULTI_COUNT] += 1
         if st.hand_size[g, seat] > 0 and _holds_rank(st, g, sp, seat, rank):
             begin_decision(st, g, sp, seat, C.PHASE_MULTI)
@@ -386,7 +377,7 @@ def _play(st, g, sp, seat, t, color_slot):
 @njit
 def _draw(st, g, sp, seat):
     """``draw``: one card, or with ``draw_until_playable`` cards until a playable one
-    comes or nothing can be drawn (RULES.md 3); a playable card opens PHASE_DRAWN."""
+    comes or nothing can be drawn (docs/rules.md 3); a playable card opens PHASE_DRAWN."""
     t = draw_cards(st, g, sp, seat, 1)
     if sp.rules[C.R_DRAW_UNTIL_PLAYABLE] != 0:
         while t >= 0 and not may_play(st, g, sp, seat, t):
@@ -394,61 +385,40 @@ def _draw(st, g, sp, seat):
     if t >= 0 and may_play(st, g, sp, seat, t):
         st.info[g, C.I_DRAWN_TYPE] = t
         st.info[g, C.I_PHASE] = C.PHASE_DRAWN
-    elif not finish_turn(st, g, sp, seat):
-        begin_decision(st, g, sp, seat_after(st, g, sp, seat, 1), C.PHASE_PLAY)
+    else:
+        pass_turn(st, g, sp, seat)
 
 
 @njit
-def _answer_stack(st, g, sp, seat, challenge):
-    """Facing a pending total (RULES.md 3): ``accept`` draws it and loses the turn; a
-    challenge of the topmost W4 settles the whole total: guilty, the W4 player draws it
-    and the challenger plays; innocent, the challenger draws it plus 2."""
+def _answer_draw(st, g, sp, seat, challenge):
+    """Facing a pending draw: a Wild Draw Four (``PHASE_CHALLENGE``, pending 4) or a
+    stacked total (``PHASE_STACK``, docs/rules.md section 3). ``accept`` draws it and
+    loses the turn; a challenge of the topmost W4 settles the whole total by the shared
+    verdict: guilty, the W4 player draws it and the challenger plays; innocent, the
+    challenger draws it plus 2."""
     total = st.info[g, C.I_PENDING_DRAW]
     st.info[g, C.I_PENDING_DRAW] = 0
     if st.info[g, C.I_UNO_CALLED] == seat:
         st.info[g, C.I_UNO_CALLED] = -1
-    nxt = seat_after(st, g, sp, seat, 1)
-    if not challenge:
-        draw_cards(st, g, sp, seat, total)
-        begin_decision(st, g, sp, nxt, C.PHASE_PLAY)
-        return
-    st.info[g, C.I_STAT_CHALLENGES] += 1
-    if st.info[g, C.I_W4_GUILTY] != 0:
-        st.info[g, C.I_STAT_CHALLENGES_WON] += 1
-        draw_cards(st, g, sp, st.info[g, C.I_W4_PLAYER], total)
-        begin_decision(st, g, sp, seat, C.PHASE_PLAY)
-    else:
-        draw_cards(st, g, sp, seat, total + 2)
-        begin_decision(st, g, sp, nxt, C.PHASE_PLAY)
+    payer, extra, plays = challenge_verdict(st, g, seat, challenge)
+    draw_cards(st, g, sp, payer, total + extra)
+    begin_decision(st, g, sp, seat if plays else seat_after(st, g, sp, seat, 1),
+                   C.PHASE_PLAY)
 
 
 @njit
-def house_apply(st, g, sp, action):
-    """``core.apply_action`` with the house rules: apply a legal ``action``."""
+def apply_action(st, g, sp, action):
+    """Apply a legal ``action`` of the current decider, with the house rules."""
+    if common_move(st, g, sp, action) != NOT_COMMON:
+        return
     lay = sp.layout
     seat = st.info[g, C.I_CURRENT]
-    st.info[g, C.I_LAST_ROUND_OVER] = 0
-    st.rewards[g] = 0.0
-    if action == lay[C.L_CATCH]:
-        # the offender draws 2; the catcher's decision stays open (RULES.md 2)
-        draw_cards(st, g, sp, st.info[g, C.I_CATCHABLE], 2)
-        st.info[g, C.I_CATCHABLE] = -1
-        st.info[g, C.I_STAT_CATCHES] += 1
-        return
-    st.info[g, C.I_CATCHABLE] = -1  # any other move closes the chance to catch
-    if action == lay[C.L_UNO]:
-        st.info[g, C.I_UNO_CALLED] = seat
-        return
     phase = st.info[g, C.I_PHASE]
-    if phase == C.PHASE_COLOR:
-        st.info[g, C.I_COLOR] = action - lay[C.L_COLOR] + 4 * st.info[g, C.I_SIDE]
-        begin_decision(st, g, sp, seat, C.PHASE_PLAY)
-        return
     if phase == C.PHASE_CHALLENGE:
-        _answer_challenge(st, g, sp, seat, action == lay[C.L_CHALLENGE])
+        _answer_draw(st, g, sp, seat, action == lay[C.L_CHALLENGE])
         return
     if phase == C.PHASE_SWAP:
-        # swap:+k: the player k seats ahead in the current direction (RULES.md 1, 3)
+        # swap:+k: the player k seats ahead in the current direction (docs/rules.md 1, 3)
         _exchange(st, g, seat, seat_after(st, g, sp, seat, action - lay[C.L_SWAP] + 1))
         st.info[g, C.I_SWAPS_LEFT] -= 1
         if st.info[g, C.I_SWAPS_LEFT] <= 0:
@@ -456,7 +426,7 @@ def house_apply(st, g, sp, action):
         return
     if phase == C.PHASE_STACK and (action == lay[C.L_ACCEPT]
                                    or action == lay[C.L_CHALLENGE]):
-        _answer_stack(st, g, sp, seat, action == lay[C.L_CHALLENGE])
+        _answer_draw(st, g, sp, seat, action == lay[C.L_CHALLENGE])
         return
     if action == lay[C.L_PASS]:
         if phase == C.PHASE_JUMP_IN:
@@ -472,8 +442,8 @@ def house_apply(st, g, sp, action):
                                st.info[g, C.I_RESUME_PHASE])
         elif phase == C.PHASE_MULTI:
             _resolve(st, g, sp, seat)
-        elif not finish_turn(st, g, sp, seat):  # keep the card just drawn
-            begin_decision(st, g, sp, seat_after(st, g, sp, seat, 1), C.PHASE_PLAY)
+        else:  # keep the card just drawn
+            pass_turn(st, g, sp, seat)
         return
     if action == lay[C.L_DRAW]:
         _draw(st, g, sp, seat)
@@ -491,3 +461,17 @@ def house_apply(st, g, sp, action):
     else:
         w = (action - lay[C.L_WILD]) // 4
         _play(st, g, sp, seat, sp.wild_slot_type[w], (action - lay[C.L_WILD]) % 4)
+
+
+@njit
+def observe_fields(st, g, sp, seat, out):
+    """The house-rule fields of the observation, present with their flag only
+    (``engine/observe.py``): ``jump_from``/``jump_resume`` during a jump-in window,
+    ``multi_count`` during a multi-card play."""
+    num_players = sp.rules[C.R_NUM_PLAYERS]
+    at = sp.obs_at
+    if sp.rules[C.R_JUMP_IN] != 0 and st.info[g, C.I_PHASE] == C.PHASE_JUMP_IN:
+        out[at[C.O_JUMP_FROM] + (st.info[g, C.I_JUMP_FROM] - seat) % num_players] = 1.0
+        out[at[C.O_JUMP_RESUME] + (st.info[g, C.I_RESUME_SEAT] - seat) % num_players] = 1.0
+    if sp.rules[C.R_MULTI_PLAY] != 0:
+        out[at[C.O_MULTI_COUNT]] = st.info[g, C.I_MULTI_COUNT]

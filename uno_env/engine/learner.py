@@ -13,6 +13,9 @@ opponent) and ``DONE`` for a finished game that is not reset. The learner's rewa
 sum of ``state.rewards[g, learner]`` over every move between two of its decisions,
 whoever makes them, so the learner sees its loss when an opponent goes out.
 
+``learner_kernel`` is the one entry point (``engine.entry`` compiles it per variant);
+its operations are ``OP_*``.
+
 Game ``i`` of a seed deals ``seed_stream(seed, i)`` as everywhere else, and its learner
 seat and opponent line-up come from a second stream of ``(seed, i)``, so a game never
 depends on the batch size or on the order in which slots finish.
@@ -23,10 +26,11 @@ import numpy as np
 
 from uno_env._jit import njit
 from uno_env.engine import codes as C
-from uno_env.engine.core import apply_action, legal_mask, reset_game
 from uno_env.engine.observe import observe
 from uno_env.engine.policies import choose_action
 from uno_env.engine.rng import seed_stream
+from uno_env.engine.rounds import reset_game
+from uno_env.engine.variants import apply_action, legal_mask
 
 LEARNER = -1
 EXTERNAL = -2
@@ -135,8 +139,8 @@ def _move(st, g, sp, lb, seed, action):
     _settle(st, g, sp, lb, seed)
 
 
-@njit
-def learner_reset(st, sp, lb, seed, first_index):
+@njit(inline="always")
+def _learner_reset(st, sp, lb, seed, first_index):
     """Deal games ``first_index ..`` into every slot and play to the learner's turn."""
     lb.next_index[0] = first_index + st.info.shape[0]
     for g in range(st.info.shape[0]):
@@ -147,8 +151,8 @@ def learner_reset(st, sp, lb, seed, first_index):
         _settle(st, g, sp, lb, seed)
 
 
-@njit
-def learner_step(st, sp, lb, seed, actions):
+@njit(inline="always")
+def _learner_step(st, sp, lb, seed, actions):
     """Apply the learner's ``actions[g]`` in every game waiting for it and play on to its
     next decision. Returns -1, or the first slot whose action is illegal (then nothing
     changed). Games waiting for a Python opponent or done are left alone."""
@@ -167,8 +171,8 @@ def learner_step(st, sp, lb, seed, actions):
     return -1
 
 
-@njit
-def external_observe(st, sp, rows, obs, mask):
+@njit(inline="always")
+def _external_observe(st, sp, rows, obs, mask):
     """Observation and legal mask of the current decider of each game in ``rows``."""
     for i in range(rows.shape[0]):
         g = rows[i]
@@ -176,8 +180,8 @@ def external_observe(st, sp, rows, obs, mask):
         observe(st, g, sp, st.info[g, C.I_CURRENT], obs[i])
 
 
-@njit
-def external_step(st, sp, lb, seed, rows, actions, mask):
+@njit(inline="always")
+def _external_step(st, sp, lb, seed, rows, actions, mask):
     """Apply a Python opponent's ``actions[i]`` in game ``rows[i]`` (``mask[i]`` from
     ``external_observe``) and play on. Returns -1 or the first illegal ``i``."""
     for i in range(rows.shape[0]):
@@ -189,8 +193,8 @@ def external_step(st, sp, lb, seed, rows, actions, mask):
     return -1
 
 
-@njit
-def learner_resume(st, sp, lb, seed, lineup):
+@njit(inline="always")
+def _learner_resume(st, sp, lb, seed, lineup):
     """Slot 0 holds a game already under way (copied from a ``Game``): seat the learner
     at ``lb.params[0]`` and the opponents of ``lb.lineups[lineup]``, then play on to the
     learner's decision."""
@@ -204,3 +208,27 @@ def learner_resume(st, sp, lb, seed, lineup):
     lb.terminated[0] = False
     lb.truncated[0] = False
     _settle(st, 0, sp, lb, seed)
+
+
+#: ``learner_kernel`` operations
+OP_RESET = 0            # deal games ``arg ..`` into every slot, play to the learner's turn
+OP_STEP = 1             # the learner's ``actions[g]``; returns -1 or the first illegal slot
+OP_EXTERNAL_OBSERVE = 2  # observation and mask of the decider of each game in ``rows``
+OP_EXTERNAL_STEP = 3    # a Python opponent's ``actions[i]`` in game ``rows[i]``
+OP_RESUME = 4           # slot 0 holds a game under way; opponents of line-up ``arg``
+
+
+def learner_kernel(op, st, sp, lb, seed, arg, rows, actions, obs, mask):
+    """One operation ``op`` (``OP_*``) on the learner batch; returns -1 or the index of
+    the first illegal action (then nothing changed)."""
+    if op == OP_RESET:
+        _learner_reset(st, sp, lb, seed, arg)
+    elif op == OP_STEP:
+        return _learner_step(st, sp, lb, seed, actions)
+    elif op == OP_EXTERNAL_OBSERVE:
+        _external_observe(st, sp, rows, obs, mask)
+    elif op == OP_EXTERNAL_STEP:
+        return _external_step(st, sp, lb, seed, rows, actions, mask)
+    else:
+        _learner_resume(st, sp, lb, seed, arg)
+    return -1

@@ -1,5 +1,10 @@
 """The observation kernel: a flat float32 vector per agent, and its documented layout.
 
+This module is the one source of truth for the layout: ``observation_slices`` names
+the fields of a configuration, ``Spec.obs_at`` holds their offsets for the kernels
+(``observe`` writes them, the policies read them), and each variant module writes its
+own fields (``observe_fields``).
+
 Only public information and the observer's own hand go in; no other hand and no draw
 pile order (``tests/test_observation.py`` proves it). ``K`` card types, ``P`` players;
 "relative" seat ``k`` is the seat ``k`` places after the observer in seat order
@@ -44,7 +49,7 @@ UNO One Piece (deck ``onepiece110``) appends one field:
                                   petrification may be broken (phase ``jump_in``), else 0
 =====================  =========  ======================================================
 
-UNO Flip (the ``flip`` deck, RULES.md 5) appends, with ``F`` faces of the deck (107):
+UNO Flip (the ``flip`` deck, docs/rules.md section 5) appends, with ``F`` faces of the deck (107):
 ``hand``/``top``/``played`` above are by card type, whose light face is fixed
 (``cards.flip_deck``); ``side`` tells which face is in play. Opponents see the other side
 of every card in a hand, and the draw pile's top card shows its other side: both public.
@@ -66,10 +71,12 @@ import numpy as np
 
 from uno_env._jit import njit
 from uno_env.engine import codes as C
+from uno_env.engine.variants import observe_fields
 
-OBS_FIELDS = ("hand", "top", "color", "direction", "phase", "pending_draw",
-              "opponent_cards", "catchable", "uno_called", "draw_pile", "played", "scores",
-              "side")
+BASE_FIELDS = C.OBS_FIELDS[:C.O_SIDE + 1]
+FLIP_FIELDS = ("hand_dark", "opponent_backs", "draw_back", "top_other", "played_dark")
+#: faces of the flip deck (``cards.flip_deck``): 52 light and 52 dark coloured, W W2 WC
+FLIP_NUM_FACES = 107
 
 
 def _fields(rules) -> tuple[str, ...]:
@@ -82,17 +89,12 @@ def _fields(rules) -> tuple[str, ...]:
         extra += ("hancock",)
     if rules is not None and rules.deck == "flip":
         extra += FLIP_FIELDS
-    return OBS_FIELDS + extra
-
-
-FLIP_FIELDS = ("hand_dark", "opponent_backs", "draw_back", "top_other", "played_dark")
-#: faces of the flip deck (``cards.flip_deck``): 52 light and 52 dark coloured, W W2 WC
-FLIP_NUM_FACES = 107
+    return BASE_FIELDS + extra
 
 
 def observation_slices(num_types: int, num_players: int, rules=None) -> dict[str, slice]:
     """Name -> slice of the observation vector (the tables in this module's docstring);
-    ``rules`` (a ``uno_env.rules.Rules``) adds the house-rule fields it turns on."""
+    ``rules`` (a ``uno_env.rules.Rules``) adds the fields its variant and flags turn on."""
     lengths = {"hand": num_types, "top": num_types, "color": 4, "direction": 1,
                "phase": C.NUM_PHASES, "pending_draw": 1, "opponent_cards": num_players - 1,
                "catchable": num_players, "uno_called": 1, "draw_pile": 1,
@@ -113,97 +115,40 @@ def observation_size(num_types: int, num_players: int, rules=None) -> int:
     return observation_slices(num_types, num_players, rules)[_fields(rules)[-1]].stop
 
 
+def field_offsets(num_types: int, num_players: int, rules) -> np.ndarray:
+    """``Spec.obs_at``: the first index of each field ``O_*`` (-1 when absent)."""
+    out = np.full(len(C.OBS_FIELDS), -1, np.int32)
+    for name, where in observation_slices(num_types, num_players, rules).items():
+        out[C.OBS_FIELDS.index(name)] = where.start
+    return out
+
+
 @njit
 def observe(st, g, sp, seat, out):
     """Fill ``out`` (float32[D]) with ``seat``'s observation of game ``g``."""
     out[:] = 0.0
+    at = sp.obs_at
     num_players = sp.rules[C.R_NUM_PLAYERS]
     k = st.hands.shape[2]
     for t in range(k):
-        out[t] = st.hands[g, seat, t]
-    o = k
+        out[at[C.O_HAND] + t] = st.hands[g, seat, t]
     if st.info[g, C.I_DISCARD_LEN] > 0:
-        out[o + st.discard[g, st.info[g, C.I_DISCARD_LEN] - 1]] = 1.0
-    o += k
+        out[at[C.O_TOP] + st.discard[g, st.info[g, C.I_DISCARD_LEN] - 1]] = 1.0
     if st.info[g, C.I_COLOR] != C.NO_COLOR:
-        out[o + st.info[g, C.I_COLOR] % 4] = 1.0
-    o += 4
-    out[o] = 1.0 if st.info[g, C.I_DIRECTION] > 0 else 0.0
-    o += 1
-    out[o + st.info[g, C.I_PHASE]] = 1.0
-    o += C.NUM_PHASES
-    out[o] = st.info[g, C.I_PENDING_DRAW]
-    o += 1
+        out[at[C.O_COLOR] + st.info[g, C.I_COLOR] % 4] = 1.0
+    out[at[C.O_DIRECTION]] = 1.0 if st.info[g, C.I_DIRECTION] > 0 else 0.0
+    out[at[C.O_PHASE] + st.info[g, C.I_PHASE]] = 1.0
+    out[at[C.O_PENDING_DRAW]] = st.info[g, C.I_PENDING_DRAW]
     for r in range(1, num_players):
-        out[o + r - 1] = st.hand_size[g, (seat + r) % num_players]
-    o += num_players - 1
+        out[at[C.O_OPPONENT_CARDS] + r - 1] = st.hand_size[g, (seat + r) % num_players]
     if st.info[g, C.I_CATCHABLE] >= 0:
-        out[o + (st.info[g, C.I_CATCHABLE] - seat) % num_players] = 1.0
-    o += num_players
-    out[o] = 1.0 if st.info[g, C.I_UNO_CALLED] == seat else 0.0
-    o += 1
-    out[o] = st.info[g, C.I_DRAW_LEN]
-    o += 1
+        out[at[C.O_CATCHABLE] + (st.info[g, C.I_CATCHABLE] - seat) % num_players] = 1.0
+    out[at[C.O_UNO_CALLED]] = 1.0 if st.info[g, C.I_UNO_CALLED] == seat else 0.0
+    out[at[C.O_DRAW_PILE]] = st.info[g, C.I_DRAW_LEN]
     for t in range(k):
-        out[o + t] = st.discard_counts[g, t]
-    o += k
+        out[at[C.O_PLAYED] + t] = st.discard_counts[g, t]
     for r in range(num_players):
-        out[o + r] = st.scores[g, (seat + r) % num_players]
-    o += num_players
-    out[o] = st.info[g, C.I_SIDE]
-    o += 1
-    # house-rule fields, present only with their flag (see the module docstring)
-    if sp.rules[C.R_JUMP_IN] != 0:
-        if st.info[g, C.I_PHASE] == C.PHASE_JUMP_IN:
-            out[o + (st.info[g, C.I_JUMP_FROM] - seat) % num_players] = 1.0
-            out[o + num_players + (st.info[g, C.I_RESUME_SEAT] - seat) % num_players] = 1.0
-        o += 2 * num_players
-    if sp.rules[C.R_MULTI_PLAY] != 0:
-        out[o] = st.info[g, C.I_MULTI_COUNT]
-        o += 1
-    if sp.rules[C.R_ONEPIECE] != 0:
-        if st.info[g, C.I_PHASE] == C.PHASE_JUMP_IN:
-            out[o + (st.info[g, C.I_JUMP_FROM] - seat) % num_players] = 1.0
-        o += num_players
-    if sp.rules[C.R_FLIP] != 0:
-        _observe_flip(st, g, sp, seat, out, o)
-
-
-@njit
-def _observe_flip(st, g, sp, seat, out, o):
-    """The UNO Flip fields (module docstring), from offset ``o``."""
-    num_players = sp.rules[C.R_NUM_PLAYERS]
-    k = st.hands.shape[2]
-    nf = sp.face_rank.shape[0]
-    side = st.info[g, C.I_SIDE]
-    for t in range(k):
-        if st.hands[g, seat, t] > 0:
-            out[o + t] = 1 + st.dark_face[g, t]
-    o += k
-    for r in range(1, num_players):
-        q = (seat + r) % num_players
-        for t in range(k):
-            if st.hands[g, q, t] > 0:
-                back = st.dark_face[g, t] if side == 0 else sp.type_face[t, 0]
-                out[o + back] += st.hands[g, q, t]
-        o += nf
-    n = st.info[g, C.I_DRAW_LEN]
-    if n > 0:
-        t = st.draw_pile[g, n - 1]
-        out[o + (st.dark_face[g, t] if side == 0 else sp.type_face[t, 0])] = 1.0
-    o += nf
-    if st.info[g, C.I_DISCARD_LEN] > 0:
-        t = st.discard[g, st.info[g, C.I_DISCARD_LEN] - 1]
-        out[o + (st.dark_face[g, t] if side == 0 else sp.type_face[t, 0])] = 1.0
-    o += nf
-    for t in range(k):
-        if st.discard_counts[g, t] > 0:
-            out[o + st.dark_face[g, t]] += st.discard_counts[g, t]
-
-
-@njit
-def observe_batch(st, sp, out):
-    """Each game's observation for its current decider: ``out`` float32[B, D]."""
-    for g in range(st.info.shape[0]):
-        observe(st, g, sp, st.info[g, C.I_CURRENT], out[g])
+        out[at[C.O_SCORES] + r] = st.scores[g, (seat + r) % num_players]
+    out[at[C.O_SIDE]] = st.info[g, C.I_SIDE]
+    observe_fields(st, g, sp, seat, out)
 

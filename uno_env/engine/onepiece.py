@@ -1,16 +1,16 @@
-"""UNO One Piece (RULES.md section 6, seed 000) as kernels over one game ``g``.
+"""UNO One Piece (docs/rules.md section 6) as kernels over one game ``g``: the variant
+``onepiece`` (the ``onepiece110`` deck), with the entry names of every variant module.
 
-``core.legal_mask`` and ``core.apply_action`` hand over to ``op_legal_mask`` and
-``op_apply`` when ``rules[R_ONEPIECE]`` is set (inside their one ``R_HOUSE`` branch, so
-classic games pay nothing new). The classic rules are re-implemented here with the
-special cards woven in; the house flags ``force_play``, ``no_draw_if_playable`` and
-``teams`` work here too, the others are refused by ``Rules.validate``.
+The turn flow of the official rules is written here with the special cards woven in,
+on the shared kernels (piles, turns, rounds, plays, the challenge verdict); the house
+flags ``force_play``, ``no_draw_if_playable`` and ``teams`` work here too, the others
+are refused by ``Rules.validate``.
 
 Cards (single-sided; side 0 always):
 
 - ``SHK`` Shanks: a wild; then ``PHASE_GIVE``: the same player gives one card of their
   hand to the next player (``give:X``, compulsory); then the next player moves. With
-  ``shanks_give="two_players"`` (seed 000's text) the give exists with two players only.
+  ``shanks_give="two_players"`` (the One Piece rule sheet's text) the give exists with two players only.
 - ``BBD`` Blackbeard: a wild; the next player draws 2 and is skipped. With
   ``bbd_challenge`` it is restricted and challengeable like a ``W4`` (pending 2).
 - ``ACE`` Fire Fist Ace: with a playable coloured S/R/D2 (``ACE+X``): skip two players,
@@ -21,14 +21,14 @@ Cards (single-sided; side 0 always):
   an out-of-turn play, then the player after the Hancock player takes a normal turn
   (even if that is the breaker); if nobody breaks, the Hancock player moves again. The
   Hancock player's seat is kept in ``I_JUMP_FROM`` during the window.
-- Challenge (``challenge="return"``, seed 000): guilty, the W4 goes back to its
+- Challenge (``challenge="return"``, the One Piece rule sheet): guilty, the W4 goes back to its
   player's hand, who draws 4; top card and colour revert; the challenger then takes a
   normal turn. Innocent: the challenger draws 6 and loses the turn. While the challenge
   is pending a reshuffle (only a ``catch`` can cause one) keeps the card under the W4.
 - Two players: ``S``, ``R``, ``D2``, ``W4``, ``BBD``, ``ACE+S``, ``ACE+R``, ``ACE+D2``:
   the same player moves again.
 
-Readings where RULES.md 6 is silent (the project's, also in the README):
+Readings where docs/rules.md 6 is silent (the project's, also in the README):
 
 - ``ACE+R`` with three or more players: the direction is unchanged and the next player
   moves (reverse twice); ``ACE+S`` with three players comes back to its player.
@@ -37,7 +37,7 @@ Readings where RULES.md 6 is silent (the project's, also in the README):
 - The Shanks give belongs to the Shanks turn: an ``uno`` before it covers it.
 - With ``bbd_challenge``: accept draws 2, guilty the BBD player draws 2 (with
   ``challenge="return"`` after taking the BBD back), innocent the challenger draws 4.
-- ``scoring="elimination"`` (seed 000, "challenge UNO"): a player caught without UNO
+- ``scoring="elimination"`` (the One Piece rule sheet, "challenge UNO"): a player caught without UNO
   or found guilty by a challenge adds the points of their hand (after the penalty
   draw) to their total (``scores``); rounds that end by going out score nothing. A
   total reaching ``target_score`` eliminates that player and ends the match: with two
@@ -47,11 +47,14 @@ Readings where RULES.md 6 is silent (the project's, also in the README):
 """
 from uno_env._jit import njit
 from uno_env.engine import codes as C
-from uno_env.engine.core import (
-    _set_play_actions, _to_discard, begin_decision, end_round, finish_turn, hand_points,
-    holds_color, matches_pile, rank_draw, seat_after,
+from uno_env.engine.faces import is_restricted, rank_draw
+from uno_env.engine.piles import draw_cards, to_discard
+from uno_env.engine.plays import holds_color, mark_catch, may_play, set_play_actions
+from uno_env.engine.rounds import go_out, hand_points
+from uno_env.engine.turns import (
+    NOT_COMMON, begin_decision, challenge_verdict, common_move, finish_turn, mark_uncalled,
+    pass_turn, seat_after,
 )
-from uno_env.engine.rng import shuffle_prefix
 
 # --- small queries -----------------------------------------------------------------------
 
@@ -61,109 +64,15 @@ def _rank(sp, t):
     return sp.face_rank[sp.type_face[t, 0]]
 
 
-@njit(inline="always")
-def _is_action(sp, t):
-    """A coloured S, R or D2: what an Ace combines with."""
-    f = sp.type_face[t, 0]
-    r = sp.face_rank[f]
-    return sp.face_color[f] != C.NO_COLOR and r >= C.SKIP and r <= C.DRAW2
-
-
-@njit
-def type_of_rank(sp, rank):
-    """The first card type with this rank (wild ranks have one type each), else -1."""
-    for t in range(sp.type_face.shape[0]):
-        if _rank(sp, t) == rank:
-            return t
-    return -1
-
-
-@njit
-def luffy_type(sp, color):
-    """The Luffy card (the ``1``) of ``color`` (RULES.md 6), else -1."""
-    for t in range(sp.type_face.shape[0]):
-        f = sp.type_face[t, 0]
-        if sp.face_rank[f] == 1 and sp.face_color[f] == color:
-            return t
-    return -1
-
-
-@njit
-def ace_slot_type(sp, k):
-    """The coloured action type of ace slot ``k`` (``actions.ActionLayout.ace_slot_type``)."""
-    for t in range(sp.type_face.shape[0]):
-        if _is_action(sp, t):
-            if k == 0:
-                return t
-            k -= 1
-    return -1
-
-
-@njit(inline="always")
-def _challengeable(sp, rank):
-    """A W4 (and a BBD with ``bbd_challenge``): restricted, and opens a challenge."""
-    return rank == C.WILD4 or (rank == C.BLACKBEARD and sp.rules[C.R_OP_BBD_CHALLENGE] != 0)
-
-
 @njit
 def op_may_play(st, g, sp, seat, t):
     """May ``t`` be played alone from ``seat``'s hand now? ACE only as the last card."""
-    rank = _rank(sp, t)
-    if rank == C.ACE:
+    if _rank(sp, t) == C.ACE:
         return st.hand_size[g, seat] == 1
-    if not matches_pile(st, g, sp, t):
-        return False
-    if _challengeable(sp, rank) and sp.rules[C.R_BLUFF] == 0:
-        return not holds_color(st, g, sp, seat, st.info[g, C.I_COLOR])
-    return True
+    return may_play(st, g, sp, seat, t)
 
 
-# --- piles -------------------------------------------------------------------------------
-
-
-@njit
-def _reshuffle_keep(st, g, sp, keep):
-    """``core.reshuffle`` keeping the top ``keep`` discards (2 while a challenge is
-    pending with ``challenge="return"``: the W4 and the card under it; RULES.md 6)."""
-    n = st.info[g, C.I_DISCARD_LEN] - keep
-    if n <= 0:
-        return
-    base = st.info[g, C.I_DRAW_LEN]
-    for i in range(n):
-        t = st.discard[g, i]
-        st.draw_pile[g, base + i] = t
-        st.discard_counts[g, t] -= 1
-    shuffle_prefix(st.rng, g, st.draw_pile[g], base + n)
-    for i in range(keep):
-        st.discard[g, i] = st.discard[g, n + i]
-    st.info[g, C.I_DISCARD_LEN] = keep
-    st.info[g, C.I_DRAW_LEN] = base + n
-    st.info[g, C.I_STAT_RESHUFFLES] += 1
-
-
-@njit
-def op_draw(st, g, sp, seat, count):
-    """``core.draw_cards`` with the pending-challenge reshuffle of RULES.md 6."""
-    keep = 1
-    if st.info[g, C.I_PHASE] == C.PHASE_CHALLENGE \
-            and sp.rules[C.R_OP_CHALLENGE] == C.CHALLENGE_RETURN:
-        keep = 2
-    last = -1
-    reshuffled = False
-    for _ in range(count):
-        if st.info[g, C.I_DRAW_LEN] == 0:
-            if reshuffled:
-                break
-            _reshuffle_keep(st, g, sp, keep)
-            reshuffled = True
-            if st.info[g, C.I_DRAW_LEN] == 0:
-                break
-        st.info[g, C.I_DRAW_LEN] -= 1
-        last = st.draw_pile[g, st.info[g, C.I_DRAW_LEN]]
-        st.hands[g, seat, last] += 1
-        st.hand_size[g, seat] += 1
-        st.info[g, C.I_STAT_CARDS_DRAWN] += 1
-    return last
+# --- scoring -----------------------------------------------------------------------------
 
 
 @njit
@@ -195,8 +104,8 @@ def _penalise(st, g, sp, seat):
 
 
 @njit
-def op_legal_mask(st, g, sp, mask):
-    """``core.legal_mask`` for One Piece (``mask`` is already cleared, phase not over)."""
+def legal_mask(st, g, sp, mask):
+    """The legal actions of One Piece (``mask`` is already cleared, the game on)."""
     phase = st.info[g, C.I_PHASE]
     seat = st.info[g, C.I_CURRENT]
     uno_ok = sp.rules[C.R_UNO_CALL] != 0 and st.info[g, C.I_UNO_CALLED] != seat
@@ -212,7 +121,7 @@ def op_legal_mask(st, g, sp, mask):
         mask[lay[C.L_ACCEPT]] = 1
         n = 2
     elif phase == C.PHASE_GIVE:
-        # Shanks: give any card of the hand (compulsory; RULES.md 6)
+        # Shanks: give any card of the hand (compulsory; docs/rules.md 6)
         for t in range(st.hands.shape[2]):
             if st.hands[g, seat, t] > 0:
                 mask[lay[C.L_GIVE] + t] = 1
@@ -222,7 +131,7 @@ def op_legal_mask(st, g, sp, mask):
             n += 1
     elif phase == C.PHASE_JUMP_IN:
         # Hancock break: play the Luffy card of the named colour out of turn, or pass
-        t = luffy_type(sp, st.info[g, C.I_COLOR])
+        t = sp.luffy_type[st.info[g, C.I_COLOR]]
         mask[lay[C.L_PLAY] + sp.type_play_slot[t]] = 1
         mask[lay[C.L_PASS]] = 1
         n = 2
@@ -231,7 +140,7 @@ def op_legal_mask(st, g, sp, mask):
             n += 1
     elif phase == C.PHASE_PLAY:
         # op_may_play for every card of the hand, with the per-position lookups hoisted
-        # (the hottest loop, as core._set_hand_plays); k counts ace slots in type order
+        # (the hottest loop, as plays.set_hand_plays); k counts ace slots in type order
         color = st.info[g, C.I_COLOR]
         top_rank = _rank(sp, st.discard[g, st.info[g, C.I_DISCARD_LEN] - 1])
         has_ace = False
@@ -250,7 +159,7 @@ def op_legal_mask(st, g, sp, mask):
             if st.hands[g, seat, t] > 0:
                 if rank >= C.FIRST_WILD_RANK:
                     if (rank != C.ACE or size == 1) \
-                            and (restricted_ok or not _challengeable(sp, rank)):
+                            and (restricted_ok or not is_restricted(sp, rank)):
                         base = lay[C.L_WILD] + 4 * sp.type_wild_slot[t]
                         for c in range(4):
                             mask[base + c] = 1
@@ -267,24 +176,20 @@ def op_legal_mask(st, g, sp, mask):
         if sp.rules[C.R_NO_DRAW_IF_PLAYABLE] == 0 or n == 0:
             mask[lay[C.L_DRAW]] = 1
             n += 1
-        # uno whenever a legal move would leave exactly one card (RULES.md 6)
+        # uno whenever a legal move would leave exactly one card (docs/rules.md 6)
         if uno_ok and ((size == 2 and singles > 0) or (size == 3 and combos > 0)):
             mask[lay[C.L_UNO]] = 1
             n += 1
     elif phase == C.PHASE_DRAWN:
-        # a card just drawn is played alone (no Ace combination; RULES.md 6)
-        n = _set_play_actions(st, g, sp, st.info[g, C.I_DRAWN_TYPE], mask)
+        # a card just drawn is played alone (no Ace combination; docs/rules.md 6)
+        n = set_play_actions(st, g, sp, st.info[g, C.I_DRAWN_TYPE], mask)
         if sp.rules[C.R_FORCE_PLAY] == 0:
             mask[lay[C.L_PASS]] = 1
             n += 1
         if uno_ok and size == 2:
             mask[lay[C.L_UNO]] = 1
             n += 1
-    catchable = st.info[g, C.I_CATCHABLE]
-    if sp.rules[C.R_UNO_CALL] != 0 and catchable >= 0 and catchable != seat:
-        mask[lay[C.L_CATCH]] = 1
-        n += 1
-    return n
+    return n + mark_catch(st, g, sp, seat, mask)
 
 
 # --- playing -----------------------------------------------------------------------------
@@ -296,28 +201,12 @@ def _remove(st, g, seat, t):
     st.hand_size[g, seat] -= 1
 
 
-@njit(inline="always")
-def _went_out(st, g, sp, seat):
-    """Going out ends the round at once (RULES.md 2)."""
-    st.info[g, C.I_TURNS] += 1
-    st.info[g, C.I_UNO_CALLED] = -1
-    st.info[g, C.I_DRAWN_TYPE] = -1
-    end_round(st, g, sp, seat)
-
-
-@njit(inline="always")
-def _mark_uncalled(st, g, sp, seat):
-    if st.hand_size[g, seat] == 1 and sp.rules[C.R_UNO_CALL] != 0 \
-            and st.info[g, C.I_UNO_CALLED] != seat:
-        st.info[g, C.I_CATCH_PENDING] = seat
-
-
 @njit
 def _next_breaker(st, g, sp, han, after):
     """The first opponent after relative seat ``after`` of the Hancock player ``han``
     (turn order) who holds the Luffy card of the named colour, else -1."""
     num_players = sp.rules[C.R_NUM_PLAYERS]
-    t = luffy_type(sp, st.info[g, C.I_COLOR])
+    t = sp.luffy_type[st.info[g, C.I_COLOR]]
     if t < 0:
         return -1
     for k in range(after + 1, num_players):
@@ -333,8 +222,8 @@ def _play(st, g, sp, seat, t, color_slot, ace):
     rank = _rank(sp, t)
     prev_color = st.info[g, C.I_COLOR]
     guilty = False
-    if _challengeable(sp, rank):
-        # guilt is judged on the hand as played, against the colour in force (RULES.md 2)
+    if is_restricted(sp, rank):
+        # guilt is judged on the hand as played, against the colour in force (docs/rules.md 2)
         guilty = holds_color(st, g, sp, seat, prev_color)
         if rank == C.WILD4:
             st.info[g, C.I_STAT_W4_PLAYED] += 1
@@ -343,11 +232,11 @@ def _play(st, g, sp, seat, t, color_slot, ace):
     mult = 1
     if ace >= 0:
         _remove(st, g, seat, ace)
-        _to_discard(st, g, ace)
+        to_discard(st, g, ace)
         st.info[g, C.I_STAT_ACE] += 1
         mult = 2
     _remove(st, g, seat, t)
-    _to_discard(st, g, t)
+    to_discard(st, g, t)
     f = sp.type_face[t, 0]
     if rank >= C.FIRST_WILD_RANK:
         st.info[g, C.I_COLOR] = color_slot
@@ -356,13 +245,13 @@ def _play(st, g, sp, seat, t, color_slot, ace):
     two = sp.rules[C.R_NUM_PLAYERS] == 2
     nxt = seat_after(st, g, sp, seat, 1)
     if st.hand_size[g, seat] == 0:
-        # a last D2/W4/BBD/ACE+D2 still makes the next player draw (RULES.md 6)
+        # a last D2/W4/BBD/ACE+D2 still makes the next player draw (docs/rules.md 6)
         n = rank_draw(rank) * mult
         if n > 0:
-            op_draw(st, g, sp, nxt, n)
-        _went_out(st, g, sp, seat)
+            draw_cards(st, g, sp, nxt, n)
+        go_out(st, g, sp, seat)
         return
-    _mark_uncalled(st, g, sp, seat)
+    mark_uncalled(st, g, sp, seat)
     if rank == C.SKIP:
         # ACE+S skips two players; two players: the same player moves again
         again = seat if two else seat_after(st, g, sp, seat, 1 + mult)
@@ -375,10 +264,10 @@ def _play(st, g, sp, seat, t, color_slot, ace):
             again = seat if two else seat_after(st, g, sp, seat, 1)
             begin_decision(st, g, sp, again, C.PHASE_PLAY)
     elif rank == C.DRAW2:
-        op_draw(st, g, sp, nxt, 2 * mult)
+        draw_cards(st, g, sp, nxt, 2 * mult)
         if not finish_turn(st, g, sp, seat):
             begin_decision(st, g, sp, seat_after(st, g, sp, seat, 2), C.PHASE_PLAY)
-    elif _challengeable(sp, rank) and sp.rules[C.R_BLUFF] != 0:
+    elif is_restricted(sp, rank) and sp.rules[C.R_BLUFF] != 0:
         st.info[g, C.I_W4_PLAYER] = seat
         st.info[g, C.I_W4_GUILTY] = guilty
         st.info[g, C.I_W4_PREV_COLOR] = prev_color
@@ -386,11 +275,11 @@ def _play(st, g, sp, seat, t, color_slot, ace):
             st.info[g, C.I_PENDING_DRAW] = rank_draw(rank)
             begin_decision(st, g, sp, nxt, C.PHASE_CHALLENGE)
     elif rank == C.WILD4 or rank == C.BLACKBEARD:
-        op_draw(st, g, sp, nxt, rank_draw(rank))
+        draw_cards(st, g, sp, nxt, rank_draw(rank))
         if not finish_turn(st, g, sp, seat):
             begin_decision(st, g, sp, seat_after(st, g, sp, seat, 2), C.PHASE_PLAY)
     elif rank == C.SHANKS and (two or sp.rules[C.R_OP_SHANKS_GIVE] != 0):
-        # the give belongs to this turn (RULES.md 6): same decider, PHASE_GIVE
+        # the give belongs to this turn (docs/rules.md 6): same decider, PHASE_GIVE
         st.info[g, C.I_PHASE] = C.PHASE_GIVE
     elif rank == C.HANCOCK:
         st.info[g, C.I_STAT_PETRIFY] += 1
@@ -409,23 +298,23 @@ def _play(st, g, sp, seat, t, color_slot, ace):
 @njit
 def _give(st, g, sp, seat, t):
     """Shanks: ``seat`` gives ``t`` to the next player; a give that empties the hand
-    wins (RULES.md 6)."""
+    wins (docs/rules.md 6)."""
     nxt = seat_after(st, g, sp, seat, 1)
     _remove(st, g, seat, t)
     st.hands[g, nxt, t] += 1
     st.hand_size[g, nxt] += 1
     st.info[g, C.I_STAT_GIVES] += 1
     if st.hand_size[g, seat] == 0:
-        _went_out(st, g, sp, seat)
+        go_out(st, g, sp, seat)
         return
-    _mark_uncalled(st, g, sp, seat)
+    mark_uncalled(st, g, sp, seat)
     if not finish_turn(st, g, sp, seat):
         begin_decision(st, g, sp, nxt, C.PHASE_PLAY)
 
 
 @njit
 def _answer_break(st, g, sp, seat, action):
-    """A Hancock break (the Luffy card out of turn) or a pass (RULES.md 6)."""
+    """A Hancock break (the Luffy card out of turn) or a pass (docs/rules.md 6)."""
     han = st.info[g, C.I_JUMP_FROM]
     if action == sp.layout[C.L_PASS]:
         st.info[g, C.I_UNO_CALLED] = -1  # a call followed by pass lapses
@@ -440,13 +329,13 @@ def _answer_break(st, g, sp, seat, action):
         return
     t = sp.play_slot_type[action - sp.layout[C.L_PLAY]]
     _remove(st, g, seat, t)
-    _to_discard(st, g, t)
+    to_discard(st, g, t)
     st.info[g, C.I_STAT_BREAKS] += 1
     st.info[g, C.I_JUMP_FROM] = -1
     if st.hand_size[g, seat] == 0:
-        _went_out(st, g, sp, seat)
+        go_out(st, g, sp, seat)
         return
-    _mark_uncalled(st, g, sp, seat)
+    mark_uncalled(st, g, sp, seat)
     if not finish_turn(st, g, sp, seat):
         # the player after the Hancock player takes a normal turn, even the breaker
         begin_decision(st, g, sp, seat_after(st, g, sp, han, 1), C.PHASE_PLAY)
@@ -454,60 +343,39 @@ def _answer_break(st, g, sp, seat, action):
 
 @njit
 def _answer_challenge(st, g, sp, seat, challenge):
-    """Answer a W4 (or a challengeable BBD): RULES.md 2, with seed 000's guilty verdict
-    under ``challenge="return"`` (RULES.md 6)."""
+    """Answer a W4 (or a challengeable BBD) by the shared verdict (docs/rules.md section
+    2), with the One Piece rule sheet's guilty verdict under ``challenge="return"``
+    (section 6): the card goes back to its player's hand, top card and colour revert.
+    The draws happen while the challenge is still pending (``piles.reshuffle_keeps``)."""
     pending = st.info[g, C.I_PENDING_DRAW]
-    if not challenge:
-        st.info[g, C.I_PENDING_DRAW] = 0
-        op_draw(st, g, sp, seat, pending)
+    payer, extra, plays = challenge_verdict(st, g, seat, challenge)
+    if plays and sp.rules[C.R_OP_CHALLENGE] == C.CHALLENGE_RETURN:
+        n = st.info[g, C.I_DISCARD_LEN] - 1
+        t = st.discard[g, n]
+        st.discard_counts[g, t] -= 1
+        st.info[g, C.I_DISCARD_LEN] = n
+        st.hands[g, payer, t] += 1
+        st.hand_size[g, payer] += 1
+        st.info[g, C.I_COLOR] = st.info[g, C.I_W4_PREV_COLOR]
+    st.info[g, C.I_PENDING_DRAW] = 0
+    draw_cards(st, g, sp, payer, pending + extra)
+    if not plays:
         begin_decision(st, g, sp, seat_after(st, g, sp, seat, 1), C.PHASE_PLAY)
-        return
-    st.info[g, C.I_STAT_CHALLENGES] += 1
-    player = st.info[g, C.I_W4_PLAYER]
-    if st.info[g, C.I_W4_GUILTY] != 0:
-        st.info[g, C.I_STAT_CHALLENGES_WON] += 1
-        if sp.rules[C.R_OP_CHALLENGE] == C.CHALLENGE_RETURN:
-            # the card goes back to its player's hand; top card and colour revert
-            n = st.info[g, C.I_DISCARD_LEN] - 1
-            t = st.discard[g, n]
-            st.discard_counts[g, t] -= 1
-            st.info[g, C.I_DISCARD_LEN] = n
-            st.hands[g, player, t] += 1
-            st.hand_size[g, player] += 1
-            st.info[g, C.I_COLOR] = st.info[g, C.I_W4_PREV_COLOR]
-        st.info[g, C.I_PENDING_DRAW] = 0
-        op_draw(st, g, sp, player, pending)
-        if not _penalise(st, g, sp, player):
-            begin_decision(st, g, sp, seat, C.PHASE_PLAY)
-    else:
-        st.info[g, C.I_PENDING_DRAW] = 0
-        op_draw(st, g, sp, seat, pending + 2)
-        begin_decision(st, g, sp, seat_after(st, g, sp, seat, 1), C.PHASE_PLAY)
+    elif not _penalise(st, g, sp, payer):
+        begin_decision(st, g, sp, seat, C.PHASE_PLAY)
 
 
 @njit
-def op_apply(st, g, sp, action):
-    """``core.apply_action`` for One Piece (a legal ``action`` of the current decider)."""
+def apply_action(st, g, sp, action):
+    """Apply a legal ``action`` of the current decider."""
+    caught = common_move(st, g, sp, action)
+    if caught >= 0:
+        _penalise(st, g, sp, caught)
+    if caught != NOT_COMMON:
+        return
     seat = st.info[g, C.I_CURRENT]
     lay = sp.layout
-    st.info[g, C.I_LAST_ROUND_OVER] = 0
-    st.rewards[g] = 0.0
-    if action == lay[C.L_CATCH]:
-        offender = st.info[g, C.I_CATCHABLE]
-        op_draw(st, g, sp, offender, 2)
-        st.info[g, C.I_CATCHABLE] = -1
-        st.info[g, C.I_STAT_CATCHES] += 1
-        _penalise(st, g, sp, offender)
-        return
-    st.info[g, C.I_CATCHABLE] = -1
-    if action == lay[C.L_UNO]:
-        st.info[g, C.I_UNO_CALLED] = seat
-        return
     phase = st.info[g, C.I_PHASE]
-    if phase == C.PHASE_COLOR:
-        st.info[g, C.I_COLOR] = action - lay[C.L_COLOR]
-        begin_decision(st, g, sp, seat, C.PHASE_PLAY)
-        return
     if phase == C.PHASE_CHALLENGE:
         _answer_challenge(st, g, sp, seat, action == lay[C.L_CHALLENGE])
         return
@@ -518,22 +386,30 @@ def op_apply(st, g, sp, action):
         _answer_break(st, g, sp, seat, action)
         return
     if action == lay[C.L_DRAW]:
-        t = op_draw(st, g, sp, seat, 1)
+        t = draw_cards(st, g, sp, seat, 1)
         if t >= 0 and op_may_play(st, g, sp, seat, t):
             st.info[g, C.I_DRAWN_TYPE] = t
             st.info[g, C.I_PHASE] = C.PHASE_DRAWN
-        elif not finish_turn(st, g, sp, seat):
-            begin_decision(st, g, sp, seat_after(st, g, sp, seat, 1), C.PHASE_PLAY)
+        else:
+            pass_turn(st, g, sp, seat)
         return
     if action == lay[C.L_PASS]:
-        if not finish_turn(st, g, sp, seat):
-            begin_decision(st, g, sp, seat_after(st, g, sp, seat, 1), C.PHASE_PLAY)
+        pass_turn(st, g, sp, seat)
         return
     if action >= lay[C.L_ACE]:
-        _play(st, g, sp, seat, ace_slot_type(sp, action - lay[C.L_ACE]), 0,
-              type_of_rank(sp, C.ACE))
+        _play(st, g, sp, seat, sp.ace_slot_type[action - lay[C.L_ACE]], 0,
+              sp.rank_type[C.ACE])
     elif action < lay[C.L_WILD]:
         _play(st, g, sp, seat, sp.play_slot_type[action - lay[C.L_PLAY]], 0, -1)
     else:
         w = (action - lay[C.L_WILD]) // 4
         _play(st, g, sp, seat, sp.wild_slot_type[w], (action - lay[C.L_WILD]) % 4, -1)
+
+
+@njit(inline="always")
+def observe_fields(st, g, sp, seat, out):
+    """``hancock``: the Hancock player whose petrification may be broken, by relative
+    seat, during the window (``engine/observe.py``)."""
+    if st.info[g, C.I_PHASE] == C.PHASE_JUMP_IN:
+        num_players = sp.rules[C.R_NUM_PLAYERS]
+        out[sp.obs_at[C.O_HANCOCK] + (st.info[g, C.I_JUMP_FROM] - seat) % num_players] = 1.0

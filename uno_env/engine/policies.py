@@ -13,11 +13,11 @@ Adding an agent: give it a code here, a branch in ``choose_action``, and a name 
 """
 import numpy as np
 
-from uno_env._jit import njit
+from uno_env._jit import by_spec, njit
 from uno_env.engine import codes as C
-from uno_env.engine.core import legal_mask, random_legal
 from uno_env.engine.observe import observe
-from uno_env.engine.onepiece import ace_slot_type
+from uno_env.engine.state import SINGLE_SIDED, FlipSpec
+from uno_env.engine.variants import legal_mask, random_legal
 
 AGENT_RANDOM = 0
 AGENT_GREEDY = 1
@@ -35,33 +35,52 @@ CHALLENGE_THRESHOLD = 0.75
 # --- reading the observation vector -----------------------------------------------------
 
 
-@njit
-def _offsets(sp):
-    """Start of each field used by the policies (same order as ``observe``):
-    (hand, color, direction, phase, opponent_cards, played, side)."""
-    k = sp.type_face.shape[0]
-    p = sp.rules[C.R_NUM_PLAYERS]
-    hand = 0
-    color = 2 * k
-    direction = color + 4
-    phase = direction + 1
-    opp = phase + C.NUM_PHASES + 1
-    played = opp + (p - 1) + p + 1 + 1
-    side = played + k + p
-    return hand, color, direction, phase, opp, played, side
-
-
 @njit(inline="always")
+def _offsets(sp):
+    """Start of each field used by the policies (``Spec.obs_at``, the layout of
+    ``observe.py``): (hand, color, direction, phase, opponent_cards, played, side)."""
+    at = sp.obs_at
+    return (at[C.O_HAND], at[C.O_COLOR], at[C.O_DIRECTION], at[C.O_PHASE],
+            at[C.O_OPPONENT_CARDS], at[C.O_PLAYED], at[C.O_SIDE])
+
+
+@by_spec
 def _face(obs, sp, t, side):
-    """Face of card type ``t`` on ``side``. UNO Flip pairs sides per match: a dark face
-    is read from the observer's ``hand_dark`` field (its own cards); for a card it does
-    not hold, the deck's canonical dark face stands in (an estimate only)."""
-    if side == 0 or sp.rules[C.R_FLIP] == 0:
-        return sp.type_face[t, side]
-    d = int(obs[_offsets(sp)[6] + 1 + t]) - 1  # hand_dark follows side (observe.py)
+    """Face of card type ``t`` on ``side``, as the observer knows it."""
+
+
+@_face.register(*SINGLE_SIDED)
+def _single_face(obs, sp, t, side):
+    return sp.type_face[t, 0]
+
+
+@_face.register(FlipSpec)
+def _flip_face(obs, sp, t, side):
+    # UNO Flip pairs sides per match: a dark face is read from the observer's
+    # ``hand_dark`` field (its own cards); for a card it does not hold, the deck's
+    # canonical dark face stands in (an estimate only)
+    if side == 0:
+        return sp.type_face[t, 0]
+    d = int(obs[sp.obs_at[C.O_HAND_DARK] + t]) - 1
     if d >= 0:
         return d
     return sp.type_face[t, 1]
+
+
+@by_spec
+def _hidden_worth(obs, sp, t, side):
+    """UNO Flip: how strong card ``t``'s other face is (its points / 20: a wild or a
+    draw card is worth keeping for after the next flip); 0 for single-sided decks."""
+
+
+@_hidden_worth.register(*SINGLE_SIDED)
+def _no_hidden_worth(obs, sp, t, side):
+    return 0.0
+
+
+@_hidden_worth.register(FlipSpec)
+def _flip_hidden_worth(obs, sp, t, side):
+    return sp.face_points[_face(obs, sp, t, 1 - side)] / 20.0
 
 
 @njit
@@ -130,7 +149,7 @@ def _next_opponent_cards(obs, sp, o_dir, o_opp):
 
 @njit
 def _fewest_cards_swap(obs, sp, o_dir, o_opp):
-    """7-0 (RULES.md 3): ``swap:+k`` with the player holding the fewest cards (ties: the
+    """7-0 (docs/rules.md 3): ``swap:+k`` with the player holding the fewest cards (ties: the
     smallest k). ``swap:+k`` is k seats ahead in the direction of play."""
     p = sp.rules[C.R_NUM_PLAYERS]
     best_k, best_n = 1, 1 << 30
@@ -144,7 +163,7 @@ def _fewest_cards_swap(obs, sp, o_dir, o_opp):
 
 @njit
 def _best_give(mask, sp, side):
-    """One Piece Shanks (RULES.md 6): give away the card worth most points (lowest id
+    """One Piece Shanks (docs/rules.md 6): give away the card worth most points (lowest id
     on ties); -1 outside the give phase."""
     lay = sp.layout
     best, best_pts = -1, -1
@@ -158,7 +177,7 @@ def _best_give(mask, sp, side):
 
 @njit
 def _best_ace(obs, mask, sp, side, counts, color, holds_color, danger, free, my_cards, greedy):
-    """One Piece Ace combination (RULES.md 6) to play, -1 if none: greedy prefers a draw
+    """One Piece Ace combination (docs/rules.md 6) to play, -1 if none: greedy prefers a draw
     card (D2 > S > R), the heuristic scores the action card as ``_card_score`` does,
     plus the Ace's worth of shed points. Returns (action, score)."""
     lay = sp.layout
@@ -167,7 +186,7 @@ def _best_ace(obs, mask, sp, side, counts, color, holds_color, danger, free, my_
         a = lay[C.L_ACE] + k
         if mask[a] == 0:
             continue
-        t = ace_slot_type(sp, k)
+        t = sp.ace_slot_type[k]
         rank = sp.face_rank[sp.type_face[t, side]]
         if greedy:
             s = 3.0 if rank == C.DRAW2 else (2.0 if rank == C.SKIP else 1.0)
@@ -318,9 +337,7 @@ def _card_score(obs, sp, t, side, counts, color, holds_color, danger, free, my_c
     UNO Flip: a card whose other face is a strong card (many points: a wild or a draw
     card) is kept a little longer, to be played after the next flip."""
     f = _face(obs, sp, t, side)
-    hidden = 0.0
-    if sp.rules[C.R_FLIP] != 0:
-        hidden = sp.face_points[_face(obs, sp, t, 1 - side)] / 20.0
+    hidden = _hidden_worth(obs, sp, t, side)
     rank = sp.face_rank[f]
     pts = sp.face_points[f]
     if rank >= C.FIRST_WILD_RANK:
@@ -442,10 +459,10 @@ def choose_action(kind, st, g, sp, mask, obs):
     return random_legal(st, g, sp, mask)
 
 
-@njit
 def policy_batch(kind, obs, mask, sp, out):
     """``out[b]``: the greedy (``kind`` AGENT_GREEDY) or heuristic policy's action for
-    row ``b`` of ``obs[B, D]`` and ``mask[B, A]`` (the Python agents' ``act_batch``)."""
+    row ``b`` of ``obs[B, D]`` and ``mask[B, A]`` (the Python agents' ``act`` and
+    ``act_batch``; the ``policy`` entry point of ``engine.entry``)."""
     for b in range(obs.shape[0]):
         if kind == AGENT_GREEDY:
             out[b] = greedy_policy(obs[b], mask[b], sp)

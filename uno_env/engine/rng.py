@@ -48,3 +48,32 @@ def shuffle_prefix(rng, g, arr, n):
         tmp = arr[i]
         arr[i] = arr[j]
         arr[j] = tmp
+
+
+# --- the same streams in plain Python, for the Python layer (no kernel to compile) ------
+
+_M64 = (1 << 64) - 1
+
+
+def seed_stream_py(seed: int, index: int) -> np.uint64:
+    """``seed_stream`` computed in Python (``tests/test_batch.py`` checks they agree)."""
+    z = (int(seed) * 0x9E3779B97F4A7C15 + (int(index) + 1) * 0xBF58476D1CE4E5B9) & _M64
+    for _ in range(2):
+        z = (z + 0x9E3779B97F4A7C15) & _M64
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+        z ^= z >> 31
+    return np.uint64(z or 0x2545F4914F6CDD1D)
+
+
+def shuffle_prefix_py(rng, g, arr, n) -> None:
+    """``shuffle_prefix`` in Python: the same permutation, the same stream advance."""
+    x = int(rng[g])
+    for i in range(n - 1, 0, -1):
+        x ^= x >> 12
+        x = (x ^ (x << 25)) & _M64
+        x ^= x >> 27
+        hi = ((x * 2685821657736338717) & _M64) >> 32
+        j = (hi * (i + 1)) >> 32
+        arr[i], arr[j] = arr[j], arr[i]
+    rng[g] = np.uint64(x)

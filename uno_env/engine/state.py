@@ -24,7 +24,8 @@ field              dtype, shape      holds
                                      ``int16[B, 0]`` for single-sided decks
 =================  ================  ===================================================
 
-``Spec`` holds the read-only tables of one (deck, rules, players) configuration.
+A ``Spec`` (one class per variant) holds the read-only tables of one (deck, rules,
+players) configuration.
 """
 from __future__ import annotations
 
@@ -38,11 +39,27 @@ State = namedtuple("State", ["hands", "hand_size", "draw_pile", "discard",
                              "discard_counts", "info", "scores", "round_points", "rewards",
                              "rng", "dark_face"])
 
-#: Read-only tables: deck faces and types (``uno_env.cards``), action slots per type
-#: (``uno_env.actions``), and the compiled ``rules`` and ``layout`` slot arrays.
-Spec = namedtuple("Spec", ["face_color", "face_rank", "face_points", "type_face",
-                           "type_count", "type_play_slot", "type_wild_slot",
-                           "play_slot_type", "wild_slot_type", "rules", "layout"])
+_SPEC_FIELDS = ["face_color", "face_rank", "face_points", "type_face", "type_count",
+                "type_play_slot", "type_wild_slot", "play_slot_type", "wild_slot_type",
+                "rules", "layout", "obs_at", "ace_slot_type", "rank_type", "luffy_type"]
+
+#: Read-only tables of one configuration: deck faces and types (``uno_env.cards``),
+#: action slots per type (``uno_env.actions``), the compiled ``rules`` and ``layout``
+#: slot arrays, ``obs_at`` (first index of each observation field ``O_*``, -1 if
+#: absent), ``ace_slot_type`` (One Piece: the action type of each ``ACE+X`` slot),
+#: ``rank_type`` (first type of each rank, -1) and ``luffy_type`` (the ``1`` of each
+#: colour, -1). There is one class per variant, with the same fields: the class is how
+#: the kernels are specialised (``uno_env._jit.by_spec``), so each variant compiles its
+#: own code only.
+ClassicSpec = namedtuple("ClassicSpec", _SPEC_FIELDS)
+HouseSpec = namedtuple("HouseSpec", _SPEC_FIELDS)
+FlipSpec = namedtuple("FlipSpec", _SPEC_FIELDS)
+OnePieceSpec = namedtuple("OnePieceSpec", _SPEC_FIELDS)
+#: variant name (``uno_env.rules.Rules.variant``) -> its Spec class
+SPEC_CLASSES = {"classic": ClassicSpec, "house": HouseSpec, "flip": FlipSpec,
+                "onepiece": OnePieceSpec}
+#: the single-sided variants, whose card types show one fixed face
+SINGLE_SIDED = (ClassicSpec, HouseSpec, OnePieceSpec)
 
 
 def allocate(batch: int, num_players: int, num_types: int, num_cards: int,

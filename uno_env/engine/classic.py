@@ -1,0 +1,128 @@
+"""Classic UNO under the official rules (docs/rules.md section 2) as kernels over one
+game ``g``: the variant ``classic`` (``Rules.variant``), which also plays teams, match
+scoring, rewards and the other flags of section 2 and 7. The entry names are those of
+every variant module: ``legal_mask`` and ``apply_action``."""
+from uno_env._jit import njit
+from uno_env.engine import codes as C
+from uno_env.engine.faces import face, rank_draw
+from uno_env.engine.piles import draw_cards, to_discard
+from uno_env.engine.plays import holds_color, may_play, official_legal_mask
+from uno_env.engine.rounds import go_out
+from uno_env.engine.turns import (
+    NOT_COMMON, begin_decision, challenge_verdict, common_move, finish_turn,
+    mark_uncalled, pass_turn, seat_after,
+)
+
+
+@njit(inline="always")
+def legal_mask(st, g, sp, mask):
+    """The current decider's legal actions (``mask`` zeroed, the game on)."""
+    return official_legal_mask(st, g, sp, mask)
+
+
+@njit(inline="always")
+def play_card(st, g, sp, seat, t, color_slot):
+    f = face(st, g, sp, t)
+    rank = sp.face_rank[f]
+    prev_color = st.info[g, C.I_COLOR]
+    guilty = False
+    if rank == C.WILD4:
+        # guilt is judged on the hand as played, against the colour in force (docs/rules.md 2)
+        guilty = holds_color(st, g, sp, seat, prev_color)
+        st.info[g, C.I_STAT_W4_PLAYED] += 1
+        if guilty:
+            st.info[g, C.I_STAT_W4_BLUFFS] += 1
+    st.hands[g, seat, t] -= 1
+    st.hand_size[g, seat] -= 1
+    to_discard(st, g, t)
+    if rank >= C.FIRST_WILD_RANK:
+        st.info[g, C.I_COLOR] = color_slot + 4 * st.info[g, C.I_SIDE]
+    else:
+        st.info[g, C.I_COLOR] = sp.face_color[f]
+    num_players = sp.rules[C.R_NUM_PLAYERS]
+    nxt = seat_after(st, g, sp, seat, 1)
+
+    if st.hand_size[g, seat] == 0:
+        # going out ends the round at once; only a last D2/W4 still makes the next
+        # player draw, without a challenge (docs/rules.md 2, "Round end" and precise points)
+        n = rank_draw(rank)
+        if n > 0:
+            draw_cards(st, g, sp, nxt, n)
+        go_out(st, g, sp, seat)
+        return
+    mark_uncalled(st, g, sp, seat)
+
+    if rank == C.SKIP:
+        if not finish_turn(st, g, sp, seat):
+            begin_decision(st, g, sp, seat_after(st, g, sp, seat, 2), C.PHASE_PLAY)
+    elif rank == C.REVERSE:
+        st.info[g, C.I_DIRECTION] = -st.info[g, C.I_DIRECTION]
+        if not finish_turn(st, g, sp, seat):
+            # two players: R acts as S, the same player moves again
+            again = seat if num_players == 2 else seat_after(st, g, sp, seat, 1)
+            begin_decision(st, g, sp, again, C.PHASE_PLAY)
+    elif rank == C.DRAW2:
+        draw_cards(st, g, sp, nxt, 2)
+        if not finish_turn(st, g, sp, seat):
+            begin_decision(st, g, sp, seat_after(st, g, sp, seat, 2), C.PHASE_PLAY)
+    elif rank == C.WILD4:
+        if sp.rules[C.R_BLUFF] != 0:
+            st.info[g, C.I_W4_PLAYER] = seat
+            st.info[g, C.I_W4_GUILTY] = guilty
+            st.info[g, C.I_W4_PREV_COLOR] = prev_color
+            if not finish_turn(st, g, sp, seat):
+                st.info[g, C.I_PENDING_DRAW] = 4
+                begin_decision(st, g, sp, nxt, C.PHASE_CHALLENGE)
+        else:
+            draw_cards(st, g, sp, nxt, 4)
+            if not finish_turn(st, g, sp, seat):
+                begin_decision(st, g, sp, seat_after(st, g, sp, seat, 2), C.PHASE_PLAY)
+    else:
+        if not finish_turn(st, g, sp, seat):
+            begin_decision(st, g, sp, nxt, C.PHASE_PLAY)
+
+@njit(inline="always")
+def answer_challenge(st, g, sp, seat, challenge):
+    """The Wild Draw Four victim's answer (docs/rules.md section 2): accept draws the
+    pending 4 and loses the turn; a challenge shows the hand: guilty, the W4 player draws
+    4 and the challenger plays; innocent, the challenger draws 6 and loses the turn."""
+    pending = st.info[g, C.I_PENDING_DRAW]
+    st.info[g, C.I_PENDING_DRAW] = 0
+    payer, extra, plays = challenge_verdict(st, g, seat, challenge)
+    draw_cards(st, g, sp, payer, pending + extra)
+    begin_decision(st, g, sp, seat if plays else seat_after(st, g, sp, seat, 1),
+                   C.PHASE_PLAY)
+
+
+@njit
+def apply_action(st, g, sp, action):
+    """Apply a legal ``action`` of the current decider."""
+    if common_move(st, g, sp, action) != NOT_COMMON:
+        return
+    seat = st.info[g, C.I_CURRENT]
+    lay = sp.layout
+    if st.info[g, C.I_PHASE] == C.PHASE_CHALLENGE:
+        answer_challenge(st, g, sp, seat, action == lay[C.L_CHALLENGE])
+        return
+    if action == lay[C.L_DRAW]:
+        t = draw_cards(st, g, sp, seat, 1)
+        if t >= 0 and may_play(st, g, sp, seat, t):
+            # draw-then-play: only the drawn card, or pass (docs/rules.md section 2)
+            st.info[g, C.I_DRAWN_TYPE] = t
+            st.info[g, C.I_PHASE] = C.PHASE_DRAWN
+        else:
+            pass_turn(st, g, sp, seat)
+        return
+    if action == lay[C.L_PASS]:
+        pass_turn(st, g, sp, seat)
+        return
+    if action < lay[C.L_WILD]:
+        play_card(st, g, sp, seat, sp.play_slot_type[action - lay[C.L_PLAY]], 0)
+    else:
+        w = (action - lay[C.L_WILD]) // 4
+        play_card(st, g, sp, seat, sp.wild_slot_type[w], (action - lay[C.L_WILD]) % 4)
+
+
+@njit(inline="always")
+def observe_fields(st, g, sp, seat, out):
+    """Classic UNO adds no field to the observation (``engine/observe.py``)."""

@@ -1,0 +1,116 @@
+"""The engine's entry points: the kernels the Python APIs call, one per API, compiled
+once per variant and cached on disk (``uno_env._jit.entry_point``).
+
+==============  ==========================  ============================================
+entry point     kernel                      called by
+==============  ==========================  ============================================
+``game``        ``batch.game_kernel``       ``Game``, the AEC env, tests (``OP_*``)
+``vector``      ``batch.vector_kernel``     ``VectorEnv``
+``simulate``    ``batch.simulate_chunk``    ``simulate``, tournaments (``parallel=True``)
+``learner``     ``learner.learner_kernel``  ``LearnerBatch``, ``SingleAgentEnv``, SB3
+``policy``      ``policies.policy_batch``   the greedy and heuristic Python agents
+==============  ==========================  ============================================
+
+``kernels(variant)`` builds them (lazily: numba compiles a kernel at its first call, or
+loads it from the cache). The first call of a kernel that is not in the cache yet
+prints one line saying what is being compiled, that this happens on the first run
+only, and where the cache lives; ``warmup`` compiles everything ahead of time.
+"""
+from __future__ import annotations
+
+import functools
+import os
+import sys
+from types import SimpleNamespace
+
+import numpy as np
+
+from uno_env._jit import VARIANT_MODULES, bind, cache_dir, entry_point
+from uno_env.engine import batch, learner, policies
+
+#: entry point name -> (kernel, extra jit options)
+ENTRY_POINTS = {
+    "game": (batch.game_kernel, {}),
+    "vector": (batch.vector_kernel, {}),
+    "simulate": (batch.simulate_chunk, {"parallel": True}),
+    "learner": (learner.learner_kernel, {}),
+    "policy": (policies.policy_batch, {}),
+}
+
+#: set UNO_ENV_QUIET=1 to silence the first-compile notices
+QUIET = os.environ.get("UNO_ENV_QUIET", "") not in ("", "0")
+
+
+class _Announced:
+    """An entry point that says, the first time it compiles, what it is doing."""
+
+    def __init__(self, name: str, variant: str, dispatcher):
+        self.name, self.variant, self.dispatcher = name, variant, dispatcher
+        self._checked = False
+
+    def _cached(self) -> bool:
+        try:
+            index = self.dispatcher._cache._cache_file._index_path
+        except AttributeError:  # NUMBA_DISABLE_JIT=1, or another numba layout
+            return True
+        return os.path.exists(index)
+
+    def _announce(self) -> None:
+        if not self._checked:
+            self._checked = True
+            if not QUIET and not self._cached():
+                print(f"uno-env: compiling the {self.variant} {self.name} kernel (first run "
+                      f"only; cached in {cache_dir(self.variant)}) ...",
+                      file=sys.stderr, flush=True)
+
+    def __call__(self, *args):
+        self._announce()
+        return self.dispatcher(*args)
+
+    def bind(self, *example_args):
+        """The compiled entry point for exactly these argument types (no dispatch)."""
+        self._announce()
+        return bind(self.dispatcher, *example_args)
+
+
+@functools.lru_cache(maxsize=None)
+def kernels(variant: str) -> SimpleNamespace:
+    """The entry points of one variant (``Rules.variant``), as attributes named as in
+    the module docstring."""
+    if variant not in VARIANT_MODULES:
+        raise ValueError(f"unknown variant {variant!r}; valid: "
+                         f"{', '.join(VARIANT_MODULES)}")
+    return SimpleNamespace(**{
+        name: _Announced(name, variant, entry_point(kernel, variant, **options))
+        for name, (kernel, options) in ENTRY_POINTS.items()})
+
+
+
+class GameOps:
+    """Single-game kernels for Python callers (tests, tools): each method is one call of
+    the cached ``game`` entry point on game ``g`` of a batched state of ``config``."""
+
+    def __init__(self, config):
+        self.spec = config.spec
+        self._kernel = kernels(config.variant).game
+        self._mask = np.zeros(config.layout.size, np.uint8)
+        self._obs = np.zeros(config.layout.obs_size, np.float32)
+
+    def reset_game(self, st, g) -> None:
+        """Deal a new match into slot ``g`` (its stream ``st.rng[g]`` already seeded)."""
+        self._kernel(batch.OP_RESET, st, g, self.spec, 0, self._mask, self._obs)
+
+    def legal_mask(self, st, g, mask) -> int:
+        return int(self._kernel(batch.OP_MASK, st, g, self.spec, 0, mask, self._obs))
+
+    def random_legal(self, st, g, mask) -> int:
+        """The random agent's action (from the game's own stream), -1 if none."""
+        return int(self._kernel(batch.OP_RANDOM, st, g, self.spec, 0, mask, self._obs))
+
+    def apply_action(self, st, g, action) -> int:
+        """Apply a legal ``action``; returns the next decider."""
+        return int(self._kernel(batch.OP_APPLY, st, g, self.spec, int(action), self._mask,
+                                self._obs))
+
+    def observe(self, st, g, seat, obs) -> None:
+        self._kernel(batch.OP_OBSERVE, st, g, self.spec, int(seat), self._mask, obs)

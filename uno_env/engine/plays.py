@@ -1,0 +1,140 @@
+"""Which cards may be played, shared by every variant (docs/rules.md section 2, "A
+turn"): matching the pile, the restriction of the draw wilds, and the legal mask of the
+official rules, which classic UNO and UNO Flip both use. Faces are read through
+``faces.face``, so one loop serves single-sided decks and Flip's two sides."""
+from uno_env._jit import njit
+from uno_env.engine import codes as C
+from uno_env.engine.faces import face, is_restricted, same_card_below
+from uno_env.engine.turns import top_type
+
+
+@njit(inline="always")
+def holds_color(st, g, sp, seat, color):
+    """Does ``seat`` hold a coloured card of ``color``? (wilds never count)"""
+    for t in range(st.hands.shape[2]):
+        if st.hands[g, seat, t] > 0 and sp.face_color[face(st, g, sp, t)] == color:
+            return True
+    return False
+
+
+@njit(inline="always")
+def top_rank(st, g, sp):
+    return sp.face_rank[face(st, g, sp, top_type(st, g))]
+
+
+@njit(inline="always")
+def matches_pile(st, g, sp, t):
+    """Colour, number/symbol or wild match against the pile."""
+    f = face(st, g, sp, t)
+    rank = sp.face_rank[f]
+    if rank >= C.FIRST_WILD_RANK:
+        return True
+    if sp.face_color[f] == st.info[g, C.I_COLOR]:
+        return True
+    return top_rank(st, g, sp) == rank
+
+
+@njit(inline="always")
+def may_play(st, g, sp, seat, t):
+    """``matches_pile``, plus the restriction of ``W4`` (and Flip's ``W2``/``WC``) when
+    bluffing is off: only without a card of the colour in force."""
+    if not matches_pile(st, g, sp, t):
+        return False
+    if is_restricted(sp, sp.face_rank[face(st, g, sp, t)]) and sp.rules[C.R_BLUFF] == 0:
+        return not holds_color(st, g, sp, seat, st.info[g, C.I_COLOR])
+    return True
+
+
+@njit(inline="always")
+def set_play_actions(st, g, sp, t, mask):
+    """Mark the actions that play card type ``t``; returns how many (4 for a wild)."""
+    f = face(st, g, sp, t)
+    if sp.face_rank[f] >= C.FIRST_WILD_RANK:
+        base = sp.layout[C.L_WILD] + 4 * sp.type_wild_slot[t]
+        for c in range(4):
+            mask[base + c] = 1
+        return 4
+    mask[sp.layout[C.L_PLAY] + sp.type_play_slot[t]] = 1
+    return 1
+
+
+@njit(inline="always")
+def set_hand_plays(st, g, sp, seat, mask):
+    """Mark every card of ``seat``'s hand that may be played (``may_play``, with the
+    per-position lookups hoisted out of the loop: this is the hottest loop of the
+    engine). Returns the number of actions marked (a wild marks one per colour)."""
+    color = st.info[g, C.I_COLOR]
+    pile_rank = top_rank(st, g, sp)
+    play_base = sp.layout[C.L_PLAY]
+    wild_base = sp.layout[C.L_WILD]
+    checked = sp.rules[C.R_BLUFF] != 0  # with bluffing, restricted wilds need no check
+    allowed = True
+    plays = 0
+    for t in range(st.hands.shape[2]):
+        if st.hands[g, seat, t] == 0 or same_card_below(st, g, sp, seat, t):
+            continue
+        f = face(st, g, sp, t)
+        rank = sp.face_rank[f]
+        if rank >= C.FIRST_WILD_RANK:
+            if is_restricted(sp, rank):
+                if not checked:
+                    allowed = not holds_color(st, g, sp, seat, color)
+                    checked = True
+                if not allowed:
+                    continue
+            base = wild_base + 4 * sp.type_wild_slot[t]
+            for c in range(4):
+                mask[base + c] = 1
+            plays += 4
+        elif sp.face_color[f] == color or rank == pile_rank:
+            mask[play_base + sp.type_play_slot[t]] = 1
+            plays += 1
+    return plays
+
+
+@njit(inline="always")
+def mark_catch(st, g, sp, seat, mask):
+    """The chance to catch belongs to the next decider, beside whatever else is legal;
+    returns 1 if offered."""
+    catchable = st.info[g, C.I_CATCHABLE]
+    if sp.rules[C.R_UNO_CALL] != 0 and catchable >= 0 and catchable != seat:
+        mask[sp.layout[C.L_CATCH]] = 1
+        return 1
+    return 0
+
+
+@njit
+def official_legal_mask(st, g, sp, mask):
+    """The legal actions under the official rules (classic UNO, UNO Flip): ``mask`` is
+    zeroed and the game is on. Returns the number of legal actions."""
+    seat = st.info[g, C.I_CURRENT]
+    phase = st.info[g, C.I_PHASE]
+    uno_rule = sp.rules[C.R_UNO_CALL] != 0
+    lay = sp.layout
+    n = 0
+    if phase == C.PHASE_COLOR:
+        # a wild turned up by the deal or a flip
+        for c in range(4):
+            mask[lay[C.L_COLOR] + c] = 1
+        n = 4
+    elif phase == C.PHASE_CHALLENGE:
+        mask[lay[C.L_CHALLENGE]] = 1
+        mask[lay[C.L_ACCEPT]] = 1
+        n = 2
+    elif phase == C.PHASE_PLAY:
+        plays = set_hand_plays(st, g, sp, seat, mask)
+        # drawing is always allowed (the official rules); with both piles dry it simply
+        # ends the turn, so a decision always has a legal action
+        mask[lay[C.L_DRAW]] = 1
+        n = plays + 1
+        if uno_rule and plays > 0 and st.hand_size[g, seat] == 2 \
+                and st.info[g, C.I_UNO_CALLED] != seat:
+            mask[lay[C.L_UNO]] = 1
+            n += 1
+    elif phase == C.PHASE_DRAWN:
+        n = set_play_actions(st, g, sp, st.info[g, C.I_DRAWN_TYPE], mask) + 1
+        mask[lay[C.L_PASS]] = 1
+        if uno_rule and st.hand_size[g, seat] == 2 and st.info[g, C.I_UNO_CALLED] != seat:
+            mask[lay[C.L_UNO]] = 1
+            n += 1
+    return n + mark_catch(st, g, sp, seat, mask)

@@ -1,0 +1,106 @@
+"""Turn bookkeeping shared by every variant: whose decision it is, the end of a turn,
+the moves every variant answers the same way (``catch``, ``uno``, naming a colour), and
+the verdict of a challenge (docs/rules.md section 2)."""
+from uno_env._jit import njit
+from uno_env.engine import codes as C
+from uno_env.engine.piles import draw_cards
+
+
+@njit(inline="always")
+def seat_after(st, g, sp, seat, k):
+    """The seat ``k`` places after ``seat`` in the current direction."""
+    return (seat + k * st.info[g, C.I_DIRECTION]) % sp.rules[C.R_NUM_PLAYERS]
+
+
+@njit(inline="always")
+def top_type(st, g):
+    return st.discard[g, st.info[g, C.I_DISCARD_LEN] - 1]
+
+
+@njit(inline="always")
+def begin_decision(st, g, sp, seat, phase):
+    """Hand the next decision to ``seat``. If that is the UNO offender, the chance to
+    catch them is gone (docs/rules.md section 2, precise points)."""
+    st.info[g, C.I_CURRENT] = seat
+    st.info[g, C.I_PHASE] = phase
+    if st.info[g, C.I_CATCHABLE] == seat:
+        st.info[g, C.I_CATCHABLE] = -1
+
+
+@njit(inline="always")
+def finish_turn(st, g, sp, seat):
+    """End ``seat``'s turn. Returns True when ``max_turns`` truncates the round."""
+    st.info[g, C.I_TURNS] += 1
+    if st.info[g, C.I_CATCH_PENDING] == seat and st.hand_size[g, seat] == 1:
+        st.info[g, C.I_CATCHABLE] = seat
+    st.info[g, C.I_CATCH_PENDING] = -1
+    st.info[g, C.I_UNO_CALLED] = -1
+    st.info[g, C.I_DRAWN_TYPE] = -1
+    if st.info[g, C.I_TURNS] >= sp.rules[C.R_MAX_TURNS]:
+        st.info[g, C.I_STATUS] = C.STATUS_TRUNCATED
+        st.info[g, C.I_PHASE] = C.PHASE_OVER
+        return True
+    return False
+
+
+@njit(inline="always")
+def pass_turn(st, g, sp, seat):
+    """``seat``'s turn ends without a card played: the next player decides."""
+    if not finish_turn(st, g, sp, seat):
+        begin_decision(st, g, sp, seat_after(st, g, sp, seat, 1), C.PHASE_PLAY)
+
+
+@njit(inline="always")
+def mark_uncalled(st, g, sp, seat):
+    """A play left ``seat`` one card without an UNO call: catchable after the turn."""
+    if st.hand_size[g, seat] == 1 and sp.rules[C.R_UNO_CALL] != 0 \
+            and st.info[g, C.I_UNO_CALLED] != seat:
+        st.info[g, C.I_CATCH_PENDING] = seat
+
+
+#: ``common_move`` results besides a caught seat
+NOT_COMMON = -1   # the move is the variant's to apply
+DONE = -2         # applied
+
+
+@njit(inline="always")
+def common_move(st, g, sp, action):
+    """Start applying a move: clear the last step's rewards, then apply the moves every
+    variant treats alike (docs/rules.md section 2): ``catch`` (the offender draws 2; the
+    catcher's decision stays open), ``uno``, and naming the colour of a wild turned up
+    by the deal or a flip. Any other move closes the chance to catch. Returns the seat
+    caught, ``DONE``, or ``NOT_COMMON`` for a move the variant applies itself."""
+    seat = st.info[g, C.I_CURRENT]
+    st.info[g, C.I_LAST_ROUND_OVER] = 0
+    st.rewards[g] = 0.0
+    if action == sp.layout[C.L_CATCH]:
+        offender = st.info[g, C.I_CATCHABLE]
+        draw_cards(st, g, sp, offender, 2)
+        st.info[g, C.I_CATCHABLE] = -1
+        st.info[g, C.I_STAT_CATCHES] += 1
+        return offender
+    st.info[g, C.I_CATCHABLE] = -1
+    if action == sp.layout[C.L_UNO]:
+        st.info[g, C.I_UNO_CALLED] = seat
+        return DONE
+    if st.info[g, C.I_PHASE] == C.PHASE_COLOR:
+        st.info[g, C.I_COLOR] = action - sp.layout[C.L_COLOR] + 4 * st.info[g, C.I_SIDE]
+        begin_decision(st, g, sp, seat, C.PHASE_PLAY)
+        return DONE
+    return NOT_COMMON
+
+
+@njit(inline="always")
+def challenge_verdict(st, g, seat, challenge):
+    """Who pays for a challengeable wild draw (docs/rules.md section 2). Accept: the
+    victim ``seat`` pays and loses the turn. A challenge shows the player's hand: guilty,
+    the player pays and the challenger takes a normal turn; innocent, the challenger
+    pays two cards more and loses the turn. Returns (payer, extra cards, challenger
+    plays)."""
+    if not challenge:
+        return seat, 0, False
+    st.info[g, C.I_STAT_CHALLENGES] += 1
+    if st.info[g, C.I_W4_GUILTY] != 0:
+        st.info[g, C.I_STAT_CHALLENGES_WON] += 1
+        return st.info[g, C.I_W4_PLAYER], 0, True
+    return seat, 2, False
