@@ -22,6 +22,7 @@ from uno_env.engine.rng import seed_stream_py as seed_stream
 from uno_env.engine.rng import shuffle_prefix_py as shuffle_prefix
 from uno_env.engine.state import allocate
 from uno_env.engine.variants import STEP_SEAT_MASK
+from uno_env.replay_format import ReplayMixin
 from uno_env.rules import check_seed
 
 _KERNELS: dict = {}
@@ -38,7 +39,7 @@ def _kernel(game: "Game"):
     return _KERNELS[key]
 
 
-class Game:
+class Game(ReplayMixin):
     """A freshly dealt round (a match when ``target_score > 0``).
 
     Args:
@@ -517,16 +518,3 @@ class Game:
         return (f"Game(preset={self.config.preset!r}, num_players={self.num_players}, "
                 f"current_player={self.current_player}, phase={self.phase!r}, "
                 f"top={self.top!r})")
-
-    # --- replays (uno_env.replay) ------------------------------------------------------
-    def to_replay(self, agents=None, **deal) -> dict:
-        """This game as a replay record (``uno_env.replay.to_replay``)."""
-        from uno_env.replay import to_replay
-        return to_replay(self, agents, **deal)
-
-    @classmethod
-    def from_replay(cls, data) -> "Game":
-        """Rebuild a game from a replay (dict, JSON text or path) by re-playing every
-        move; ValueError naming what does not replay (``uno_env.replay.from_replay``)."""
-        from uno_env.replay import from_replay
-        return from_replay(data)
