@@ -31,15 +31,20 @@ What is measured
 
 How to read the table
     ``seconds`` is the wall time of the whole subprocess (the headline: what the user
-    waits), the median over ``--repeat`` runs with the min-max spread beside it. ``split``
-    is the child's own clock for its phases (``import`` of uno_env, then each first call;
-    interpreter start-up is the rest): nearly all of a first call is numba compiling.
-    ``cache MB`` is what the case left in its numba cache (how much was compiled).
+    waits), the median over ``--repeat`` runs with the min-max spread beside it. ``CPU s``
+    is the subprocess's user + system CPU time: numba compiles on one thread, so on a
+    quiet machine it is close to the wall time, and on a loaded one it is the steadier
+    figure (wall time grows with the load, CPU time much less). ``load`` is the machine's
+    1-minute load average when each run started (above the number of cores: the wall
+    times are inflated). ``split`` is the child's own clock for its phases (``import``
+    of uno_env, then each first call; interpreter start-up is the rest): nearly all of a
+    first call is numba compiling. ``cache MB`` is what the case left in its numba cache
+    (how much was compiled).
     With several ``--checkout`` the same cases run against each checkout IN THE SAME RUN,
     interleaved (case by case, checkout by checkout, repeat by repeat), so a before/after
-    comparison shares the machine's load; ``ratio`` is the median against the first
-    checkout's (below 1: faster than the first). On a shared machine the figures are
-    noisy: look at the spread, and prefer ``--repeat 3`` for anything close.
+    comparison shares the machine's load; ``ratio`` and ``CPU ratio`` are medians against
+    the first checkout's (below 1: faster than the first). On a shared machine the
+    figures are noisy: look at the spread, and prefer ``--repeat 3`` for anything close.
 
     A checkout is run with ``PYTHONPATH=<checkout>`` (ahead of an editable install); the
     child checks that ``uno_env`` really comes from that checkout and fails otherwise.
@@ -56,6 +61,7 @@ import argparse
 import json
 import os
 import platform
+import resource
 import shutil
 import statistics
 import subprocess
@@ -164,6 +170,8 @@ class Run:
     checkout: str
     repeat: int
     seconds: float | None = None            # wall time of the subprocess
+    cpu_seconds: float | None = None        # its user + system CPU time (all threads)
+    load1: float = 0.0                      # the machine's 1-minute load when it started
     phases: list = field(default_factory=list)  # [name, seconds] on the child's clock
     cache_bytes: int = 0
     cache_files: int = 0
@@ -268,6 +276,8 @@ def run_one(args, repeat: int, case: str, preset: str, checkout: str) -> Run:
     try:
         work = os.path.join(tmp, "work")
         os.makedirs(work)
+        run.load1 = os.getloadavg()[0]
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         try:
             proc = subprocess.run([args.python, "-c", CHILD, case, preset, checkout, work],
@@ -277,12 +287,14 @@ def run_one(args, repeat: int, case: str, preset: str, checkout: str) -> Run:
             run.error = f"timed out after {args.timeout:.0f} s"
             return run
         wall = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)  # only this child ran
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
         marks = [ln for ln in proc.stdout.splitlines() if ln.startswith(MARK)]
         if proc.returncode != 0 or not marks:
             tail = (proc.stderr or proc.stdout).strip().splitlines()[-5:]
             run.error = f"exit {proc.returncode}: " + " | ".join(tail)
             return run
-        run.seconds = wall
+        run.seconds, run.cpu_seconds = wall, cpu
         run.phases = json.loads(marks[-1][len(MARK):])["phases"]
         for root, _, files in os.walk(os.path.join(tmp, "numba")):
             for f in files:
@@ -313,31 +325,39 @@ def summarise(runs: list[Run], args, labels: dict[str, str]) -> list[dict]:
                 secs = [r.seconds for r in ok]
                 # the split of the median run (by wall time)
                 mid = sorted(ok, key=lambda r: r.seconds)[(len(ok) - 1) // 2]
+                cpus = [r.cpu_seconds for r in ok]
                 row.update(median=statistics.median(secs), min=min(secs), max=max(secs),
+                           cpu_median=statistics.median(cpus), cpu_min=min(cpus),
+                           cpu_max=max(cpus), load1=[r.load1 for r in ok],
                            split=mid.phases, cache_mb=mid.cache_bytes / 1e6)
                 if base is None and c == args.checkouts[0]:
-                    base = row["median"]
-                row["ratio"] = row["median"] / base if base else None
+                    base = row["median"], row["cpu_median"]
+                row["ratio"] = row["median"] / base[0] if base else None
+                row["cpu_ratio"] = row["cpu_median"] / base[1] if base else None
             rows.append(row)
     return rows
 
 
 def markdown(rows: list[dict], several: bool) -> str:
     head = ["case", "preset"] + (["checkout"] if several else []) + \
-        ["seconds (median)", "min-max", "runs"] + (["ratio"] if several else []) + \
-        ["cache MB", "split (child's clock, s)"]
+        ["seconds (median)", "min-max", "CPU s (median)", "min-max", "runs"] + \
+        (["ratio", "CPU ratio"] if several else []) + \
+        ["load", "cache MB", "split (child's clock, s)"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in rows:
         if "median" in r:
             cells = [f"{r['median']:.1f}", f"{r['min']:.1f}-{r['max']:.1f}",
+                     f"{r['cpu_median']:.1f}", f"{r['cpu_min']:.1f}-{r['cpu_max']:.1f}",
                      f"{r['runs'] - r['failed']}" + (f" ({r['failed']} failed)"
                                                      if r["failed"] else "")]
-            ratio = [f"{r['ratio']:.2f}" if r.get("ratio") is not None else "-"]
-            tail = [f"{r['cache_mb']:.1f}", fmt_split(r["split"])]
+            ratio = [f"{r[k]:.2f}" if r.get(k) is not None else "-"
+                     for k in ("ratio", "cpu_ratio")]
+            tail = ["/".join(f"{x:.1f}" for x in r["load1"]), f"{r['cache_mb']:.1f}",
+                    fmt_split(r["split"])]
         else:
-            cells = ["FAILED", "-", f"0 ({r['failed']} failed)"]
-            ratio = ["-"]
-            tail = ["-", "; ".join(r["errors"])[:200]]
+            cells = ["FAILED", "-", "-", "-", f"0 ({r['failed']} failed)"]
+            ratio = ["-", "-"]
+            tail = ["-", "-", "; ".join(r["errors"])[:200]]
         lines.append("| " + " | ".join([r["case"], r["preset"]]
                                        + ([r["checkout"]] if several else []) + cells
                                        + (ratio if several else []) + tail) + " |")
