@@ -129,7 +129,7 @@ def test_cli_play_to_the_end_with_piped_input():
     res = runner.invoke(app, ["play", "--players", "3", "--opponents", "heuristic",
                               "--seed", "0", "--seat", "0"], input="1\n" * 3000)
     assert res.exit_code == 0, res.output
-    assert "top " in res.output and "your hand" in res.output
+    assert "top: " in res.output and "your hand" in res.output
     assert "  1. " in res.output and "player 1 (heuristic):" in res.output
     assert "game over" in res.output
 
@@ -138,7 +138,7 @@ def test_cli_play_reprompts_bad_choices_and_exits_on_eof():
     res = runner.invoke(app, ["play", "--players", "2", "--opponents", "random",
                               "--seed", "1", "--seat", "1"], input="nonsense\n999\n")
     assert res.exit_code == 0, res.output
-    assert res.output.count("not a legal choice") == 2
+    assert res.output.count("not a legal move") == 2
     assert "end of input" in res.output
 
 
@@ -153,7 +153,7 @@ def test_cli_play_accepts_a_move_string():
                               "--seed", "4", "--seat", str(seat)],
                         input=f"{move.lower()}\n")
     assert res.exit_code == 0, res.output
-    assert "not a legal choice" not in res.output
+    assert "not a legal move" not in res.output
     assert "end of input" in res.output or "game over" in res.output
 
 

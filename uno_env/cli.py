@@ -428,12 +428,15 @@ def _config(preset, players, rules=None):
 def record(agents: str = typer.Option("heuristic", help="comma-separated, one per seat, "
                                       "or one for every seat: baselines, shipped models "
                                       "(ppo_classic_2p) or .npz model files"),
-           preset: str = typer.Option("classic"), players: int = typer.Option(4),
-           games: int = typer.Option(1, min=1), seed: int = typer.Option(0, min=0),
+           preset: str = _preset_option(), rule: list[str] = _rule_option(),
+           players: int = typer.Option(4, help=PLAYERS_HELP),
+           games: int = typer.Option(1, min=1, help="number of games (0 .. N-1 of the "
+                                     "seed)"),
+           seed: int = typer.Option(0, min=0, help=SEED_HELP),
            out: str = typer.Option("replays", help="directory for one JSON per game")):
     """Record games between agents as replays (games 0..N-1 of the seed)."""
     from uno_env.replay import cli_record
-    cli_record(agents, preset, players, games, seed, out)
+    cli_record(agents, preset, players, games, seed, out, **_check(preset, players, rule))
 
 
 @app.command()
@@ -449,7 +452,7 @@ def view(replay: str = typer.Argument(..., help="a replay JSON file"),
 @app.command()
 def serve(host: str = typer.Option("127.0.0.1", help="address to bind (default: this "
                                    "machine only)"),
-          port: int = typer.Option(8000, min=0, max=65535),
+          port: int = typer.Option(8000, min=0, max=65535, help="port to listen on"),
           max_sessions: int = typer.Option(100, min=1, help="games kept at once"),
           idle_minutes: float = typer.Option(30.0, min=0.1, help="a game idle this long "
                                              "is forgotten")):

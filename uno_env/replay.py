@@ -191,11 +191,12 @@ def golden_states(data) -> list[dict]:
              **{k: s[k] for k in GOLDEN_FIELDS}} for s in steps(data)]
 
 
-def cli_record(agents, preset, players, games, seed, out) -> list[Path]:
+def cli_record(agents, preset, players, games, seed, out, **rules) -> list[Path]:
     """``uno-bench record``: bad input is a usage error naming what is valid."""
     import typer
     try:
-        paths = record(agents, preset, players, games=games, seed=seed, out_dir=out)
+        paths = record(agents, preset, players, games=games, seed=seed, out_dir=out,
+                       **rules)
     except (ValueError, NotImplementedError) as err:
         raise typer.BadParameter(str(err)) from None
     for path in paths:
