@@ -39,7 +39,8 @@ def game_kernel(op, st, g, sp, arg, mask, obs):
         observe(st, g, sp, st.info[g, C.I_CURRENT], obs)
         return st.info[g, C.I_CURRENT]
     if op == OP_OBSERVE:
-        observe(st, g, sp, arg, obs)
+        # the seat as the int32 every other caller passes: one compiled observe
+        observe(st, g, sp, np.int32(arg), obs)
         return 0
     if op == OP_MASK:
         return legal_mask(st, g, sp, mask)
