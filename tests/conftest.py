@@ -78,6 +78,12 @@ def pytest_sessionfinish(session, exitstatus):
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    warm = getattr(config, "_uno_warmup", None)
+    if warm:
+        total, times = warm
+        each = ", ".join(f"{v} {s:.0f} s" for v, s in times.items())
+        terminalreporter.line(f"uno-env warm-up before the tests (compiling or loading "
+                              f"every variant's kernels): {total:.0f} s ({each})")
     skips = getattr(config, "_ci_skips", None)
     if skips:
         terminalreporter.section("skipped tests fail a CI run", red=True, bold=True)
@@ -85,3 +91,50 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
                               f"installs every extra, so each one must run:")
         for line in skips:
             terminalreporter.line(f"  {line}")
+
+
+# --- compile once, before the workers start -------------------------------------------
+#: the variants, largest first (so two compiling side by side finish close together)
+WARMUP_ORDER = ("onepiece", "house", "flip", "classic")
+
+
+def _whole_suite(config) -> bool:
+    """Is this run the whole suite (no file or node named on the command line)?"""
+    root = config.rootpath
+    return all(root.joinpath(arg.split("::")[0]).resolve() in (root, root / "tests")
+               for arg in config.args)
+
+
+def pytest_configure(config):
+    """On a run of the whole suite, compile every variant's kernels (``uno_env.warmup``)
+    in parallel processes, one per core, before the test workers start. Otherwise each
+    xdist worker compiles, from an empty cache, the same engine code as the other worker
+    at the same time. ``UNO_ENV_TEST_WARMUP=0`` turns it off; a cache that is already
+    warm makes it take about a second per variant."""
+    if hasattr(config, "workerinput") or not _whole_suite(config) \
+            or os.environ.get("UNO_ENV_TEST_WARMUP", "1") == "0":
+        return
+    import subprocess
+    import sys
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    from uno_env.warmup import VARIANT_PRESETS
+
+    def compile_variant(variant):
+        start = time.perf_counter()
+        code = ("from uno_env.warmup import warmup; "
+                f"warmup([{VARIANT_PRESETS[variant]!r}], progress=False)")
+        env = dict(os.environ, UNO_ENV_QUIET="1")
+        done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                              text=True)
+        if done.returncode != 0:  # the tests will report it; say what happened here
+            print(f"warm-up of {variant} failed:\n{done.stderr[-2000:]}", file=sys.stderr)
+        return variant, time.perf_counter() - start
+
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 2
+    start = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=max(1, min(cores, len(WARMUP_ORDER)))) as pool:
+        times = dict(pool.map(compile_variant, WARMUP_ORDER))
+    config._uno_warmup = (time.perf_counter() - start, times)
+

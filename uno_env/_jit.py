@@ -43,6 +43,10 @@ VARIANT_MODULES = {"classic": "classic", "house": "house", "flip": "flip",
 def njit(fn=None, **extra):
     """``numba.njit`` with the project's options; ``extra`` adds to them (e.g. inline)."""
     options = {**JIT_OPTIONS, **extra}
+    if os.environ.get("UNO_EXP_NOINLINE"):
+        options.pop("inline", None)
+    if os.environ.get("UNO_EXP_NOWRAP"):
+        options.update(no_cpython_wrapper=True, no_cfunc_wrapper=True)
     return numba.njit(**options) if fn is None else numba.njit(**options)(fn)
 
 

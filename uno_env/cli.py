@@ -37,7 +37,7 @@ RULE_HELP = ("a rule flag over the preset, KEY=VALUE, repeatable (--rule stack=a
              f"--rule bluff=false); flags: {', '.join(rule_names())}")
 PLAYERS_HELP = "number of players, 2 to 10"
 SEED_HELP = "seed of the deals (game i of a seed is always the same game)"
-THREADS_HELP = "numba threads (default: all)"
+THREADS_HELP = "threads playing games side by side (default: all cores)"
 _BOOLS = {"true": True, "yes": True, "on": True, "1": True,
           "false": False, "no": False, "off": False, "0": False}
 

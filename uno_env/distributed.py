@@ -67,7 +67,7 @@ def play_chunks(play_chunk, chunks, preset, num_players, python_agents, seed, th
     """Play ``chunks`` (``tournament._chunks``) as Ray tasks of ``play_chunk``
     (``tournament._play_chunk``, passed in so that this module need not import it), writing game ``lo .. hi``
     of lineup ``r`` to ``winner[r, lo:hi]`` and ``points[r, lo:hi]``; ``bar`` (tqdm)
-    advances as chunks finish. Returns the numba threads per task."""
+    advances as chunks finish. Returns the threads per task."""
     from uno_env.config import make_config
     make_config(preset, num_players, **rules)      # bad rules fail here, not in a task
     per_task = 1 if threads is None else threads

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numba
@@ -112,7 +113,7 @@ def simulate(preset: str = "classic", num_players: int = 4, agents=("random",),
 
     Args:
         agents: one agent name per seat (a single name is used for every seat).
-        threads: numba threads (default: all cores). Results do not depend on it.
+        threads: worker threads (default: all cores). Results do not depend on it.
         first_game: index of the first game (to split a run into parts).
     """
     cfg = make_config(preset, num_players, **rules)
@@ -134,24 +135,28 @@ def simulate(preset: str = "classic", num_players: int = 4, agents=("random",),
     steps = np.empty(num_games, np.int32)
     points = np.empty((num_games, cfg.num_players), np.int32)
     stats = np.empty((num_games, len(STAT_SLOTS)), np.int64)
-    chunk = min(CHUNK, num_games)
-    st = allocate(chunk, cfg.num_players, cfg.deck.num_types, cfg.deck.num_cards,
-                  cfg.deck.double_sided)
     simulate_chunk = kernels(cfg.variant).simulate
-    previous = numba.get_num_threads()
-    numba.set_num_threads(threads)
+    # Games are split into chunks played by `threads` Python threads: the kernel releases
+    # the GIL, and each game is dealt from its own index, so the split changes nothing.
+    # (A numba `parallel=True` kernel would double the first-run compile.)
+    chunk = min(CHUNK, -(-num_games // threads))
+    bounds = [(lo, min(lo + chunk, num_games)) for lo in range(0, num_games, chunk)]
+
+    def play(bound):
+        lo, hi = bound
+        st = allocate(hi - lo, cfg.num_players, cfg.deck.num_types, cfg.deck.num_cards,
+                      cfg.deck.double_sided)
+        simulate_chunk(st, cfg.spec, codes, np.uint64(seed), first_game + lo, STAT_SLOTS,
+                       winner[lo:hi], turns[lo:hi], steps[lo:hi], points[lo:hi],
+                       stats[lo:hi])
+
     start = time.perf_counter()
-    try:
-        for lo in range(0, num_games, chunk):
-            hi = min(lo + chunk, num_games)
-            part = st if hi - lo == chunk else allocate(
-                hi - lo, cfg.num_players, cfg.deck.num_types, cfg.deck.num_cards,
-                cfg.deck.double_sided)
-            simulate_chunk(part, cfg.spec, codes, np.uint64(seed), first_game + lo,
-                           STAT_SLOTS, winner[lo:hi], turns[lo:hi], steps[lo:hi],
-                           points[lo:hi], stats[lo:hi])
-    finally:
-        numba.set_num_threads(previous)
+    if threads == 1 or len(bounds) == 1:
+        for bound in bounds:
+            play(bound)
+    else:
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            list(pool.map(play, bounds))
     elapsed = time.perf_counter() - start
     counters = {name: stats[:, k] for k, name in enumerate(STAT_NAMES)}
     return SimResult(preset, cfg.num_players, names, seed, winner, turns, steps, points,

@@ -135,7 +135,7 @@ def _chunks(lus, games_per_lineup: int) -> list[tuple[int, tuple, int, int]]:
 def _play_chunk(preset, num_players, lineup, python_agents, num_games, seed, first_game,
                 threads, rules):
     """Games ``first_game .. first_game + num_games - 1`` of ``seed`` for one lineup:
-    ``(winner int32[n], points int32[n, P], numba threads used or None)``. Inside
+    ``(winner int32[n], points int32[n, P], threads used or None)``. Inside
     ``simulate`` for numba agents only, else batched through the VectorEnv. A pure
     function of its arguments: the local and the Ray backend both run it."""
     if any(a in python_agents for a in lineup):

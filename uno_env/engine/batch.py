@@ -4,7 +4,6 @@ games inside numba (``simulate_chunk``) and the vectorised step of ``VectorEnv``
 per variant. Game ``i`` of a seed always starts from ``seed_stream(seed, i)``, so the
 results never depend on the batch size or on the number of threads."""
 import numpy as np
-from numba import prange
 
 from uno_env._jit import njit
 from uno_env.engine import codes as C
@@ -40,7 +39,8 @@ def game_kernel(op, st, g, sp, arg, mask, obs):
         observe(st, g, sp, st.info[g, C.I_CURRENT], obs)
         return st.info[g, C.I_CURRENT]
     if op == OP_OBSERVE:
-        observe(st, g, sp, arg, obs)
+        # the seat as the int32 every other caller passes: one compiled observe
+        observe(st, g, sp, np.int32(arg), obs)
         return 0
     if op == OP_MASK:
         return legal_mask(st, g, sp, mask)
@@ -87,17 +87,15 @@ def _record(st, g, sp, stat_slots, out_winner, out_turns, out_points, out_stats)
 def simulate_chunk(st, sp, seat_agents, seed, first_index, stat_slots, out_winner,
                    out_turns, out_steps, out_points, out_stats):
     """Play games ``first_index .. first_index + B - 1`` of ``seed`` to their end, one per
-    state slot, in parallel (compiled with ``parallel=True``). ``seat_agents[seat]`` is
+    state slot (``simulate`` runs chunks on several threads). ``seat_agents[seat]`` is
     the agent code of each seat. Writes per game: winner (-1 if truncated), turns of the
     last round, decisions, round points (match scores when ``target_score > 0``) and
     ``stat_slots`` counters."""
     num_actions = sp.layout[C.L_SIZE]
     obs_size = sp.layout[C.L_OBS_SIZE]
-    # The loop body only calls kernels: numba's parfors loses writes made directly to
-    # arrays reached through a tuple attribute (``st.rng[g] = ...``) inside prange.
-    for g in prange(st.info.shape[0]):
-        mask = np.empty(num_actions, np.uint8)
-        obs = np.empty(obs_size, np.float32)
+    mask = np.empty(num_actions, np.uint8)
+    obs = np.empty(obs_size, np.float32)
+    for g in range(st.info.shape[0]):
         out_steps[g] = play_game(st, g, sp, seat_agents, seed, first_index + g, mask, obs)
         _record(st, g, sp, stat_slots, out_winner, out_turns, out_points, out_stats)
 

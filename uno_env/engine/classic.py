@@ -42,44 +42,43 @@ def play_card(st, g, sp, seat, t, color_slot):
     num_players = sp.rules[C.R_NUM_PLAYERS]
     nxt = seat_after(st, g, sp, seat, 1)
 
-    if st.hand_size[g, seat] == 0:
-        # going out ends the round at once; only a last D2/W4 still makes the next
-        # player draw, without a challenge (docs/rules.md 2, "Round end" and precise points)
-        n = rank_draw(rank)
-        if n > 0:
-            draw_cards(st, g, sp, nxt, n)
+    going_out = st.hand_size[g, seat] == 0
+    # D2 and W4 make the next player draw, except a W4 that may be challenged; going
+    # out ends the round at once, and a last D2/W4 still makes the next player draw,
+    # without a challenge (docs/rules.md 2, "Round end" and precise points)
+    challengeable = rank == C.WILD4 and sp.rules[C.R_BLUFF] != 0 and not going_out
+    n = 0 if challengeable else rank_draw(rank)
+    if n > 0:
+        draw_cards(st, g, sp, nxt, n)
+    if going_out:
         go_out(st, g, sp, seat)
         return
     mark_uncalled(st, g, sp, seat)
 
+    # who decides next, in which phase: one tail for every rank, so that the inlined
+    # turn bookkeeping is compiled once (it is the bulk of this kernel)
+    target = nxt
+    phase = C.PHASE_PLAY
+    pending = 0
     if rank == C.SKIP:
-        if not finish_turn(st, g, sp, seat):
-            begin_decision(st, g, sp, seat_after(st, g, sp, seat, 2), C.PHASE_PLAY)
+        target = seat_after(st, g, sp, seat, 2)
     elif rank == C.REVERSE:
         st.info[g, C.I_DIRECTION] = -st.info[g, C.I_DIRECTION]
-        if not finish_turn(st, g, sp, seat):
-            # two players: R acts as S, the same player moves again
-            again = seat if num_players == 2 else seat_after(st, g, sp, seat, 1)
-            begin_decision(st, g, sp, again, C.PHASE_PLAY)
-    elif rank == C.DRAW2:
-        draw_cards(st, g, sp, nxt, 2)
-        if not finish_turn(st, g, sp, seat):
-            begin_decision(st, g, sp, seat_after(st, g, sp, seat, 2), C.PHASE_PLAY)
-    elif rank == C.WILD4:
-        if sp.rules[C.R_BLUFF] != 0:
-            st.info[g, C.I_W4_PLAYER] = seat
-            st.info[g, C.I_W4_GUILTY] = guilty
-            st.info[g, C.I_W4_PREV_COLOR] = prev_color
-            if not finish_turn(st, g, sp, seat):
-                st.info[g, C.I_PENDING_DRAW] = 4
-                begin_decision(st, g, sp, nxt, C.PHASE_CHALLENGE)
-        else:
-            draw_cards(st, g, sp, nxt, 4)
-            if not finish_turn(st, g, sp, seat):
-                begin_decision(st, g, sp, seat_after(st, g, sp, seat, 2), C.PHASE_PLAY)
-    else:
-        if not finish_turn(st, g, sp, seat):
-            begin_decision(st, g, sp, nxt, C.PHASE_PLAY)
+        # two players: R acts as S, the same player moves again
+        target = seat if num_players == 2 else seat_after(st, g, sp, seat, 1)
+    elif challengeable:
+        st.info[g, C.I_W4_PLAYER] = seat
+        st.info[g, C.I_W4_GUILTY] = guilty
+        st.info[g, C.I_W4_PREV_COLOR] = prev_color
+        phase = C.PHASE_CHALLENGE
+        pending = 4
+    elif n > 0:  # the next player drew and loses the turn
+        target = seat_after(st, g, sp, seat, 2)
+    if not finish_turn(st, g, sp, seat):
+        if pending > 0:
+            st.info[g, C.I_PENDING_DRAW] = pending
+        begin_decision(st, g, sp, target, phase)
+
 
 @njit(inline="always")
 def answer_challenge(st, g, sp, seat, challenge):
@@ -104,23 +103,24 @@ def apply_action(st, g, sp, action):
     if st.info[g, C.I_PHASE] == C.PHASE_CHALLENGE:
         answer_challenge(st, g, sp, seat, action == lay[C.L_CHALLENGE])
         return
+    # one call site for each inlined helper (play_card, pass_turn)
     if action == lay[C.L_DRAW]:
         t = draw_cards(st, g, sp, seat, 1)
         if t >= 0 and may_play(st, g, sp, seat, t):
             # draw-then-play: only the drawn card, or pass (docs/rules.md section 2)
             st.info[g, C.I_DRAWN_TYPE] = t
             st.info[g, C.I_PHASE] = C.PHASE_DRAWN
+            return
+    elif action != lay[C.L_PASS]:
+        if action < lay[C.L_WILD]:
+            t = sp.play_slot_type[action - lay[C.L_PLAY]]
+            color_slot = 0
         else:
-            pass_turn(st, g, sp, seat)
+            t = sp.wild_slot_type[(action - lay[C.L_WILD]) // 4]
+            color_slot = (action - lay[C.L_WILD]) % 4
+        play_card(st, g, sp, seat, t, color_slot)
         return
-    if action == lay[C.L_PASS]:
-        pass_turn(st, g, sp, seat)
-        return
-    if action < lay[C.L_WILD]:
-        play_card(st, g, sp, seat, sp.play_slot_type[action - lay[C.L_PLAY]], 0)
-    else:
-        w = (action - lay[C.L_WILD]) // 4
-        play_card(st, g, sp, seat, sp.wild_slot_type[w], (action - lay[C.L_WILD]) % 4)
+    pass_turn(st, g, sp, seat)
 
 
 @njit(inline="always")

@@ -6,7 +6,7 @@ entry point     kernel                      called by
 ==============  ==========================  ============================================
 ``game``        ``batch.game_kernel``       ``Game``, the AEC env, tests (``OP_*``)
 ``vector``      ``batch.vector_kernel``     ``VectorEnv``
-``simulate``    ``batch.simulate_chunk``    ``simulate``, tournaments (``parallel=True``)
+``simulate``    ``batch.simulate_chunk``    ``simulate``, tournaments
 ``learner``     ``learner.learner_kernel``  ``LearnerBatch``, ``SingleAgentEnv``, SB3
 ``policy``      ``policies.policy_batch``   the greedy and heuristic Python agents
 ==============  ==========================  ============================================
@@ -32,7 +32,7 @@ from uno_env.engine import batch, learner, policies
 ENTRY_POINTS = {
     "game": (batch.game_kernel, {}),
     "vector": (batch.vector_kernel, {}),
-    "simulate": (batch.simulate_chunk, {"parallel": True}),
+    "simulate": (batch.simulate_chunk, {}),
     "learner": (learner.learner_kernel, {}),
     "policy": (policies.policy_batch, {}),
 }

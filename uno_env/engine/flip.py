@@ -136,42 +136,39 @@ def play_card(st, g, sp, seat, t, color_slot):
         return
     mark_uncalled(st, g, sp, seat)
 
+    # who decides next, in which phase: the end of the turn follows once, for every rank
+    target = nxt
+    phase = C.PHASE_PLAY
+    challenge = False
     if rank == C.SKIP:
-        if not finish_turn(st, g, sp, seat):
-            begin_decision(st, g, sp, seat_after(st, g, sp, seat, 2), C.PHASE_PLAY)
+        target = seat_after(st, g, sp, seat, 2)
     elif rank == C.REVERSE:
         st.info[g, C.I_DIRECTION] = -st.info[g, C.I_DIRECTION]
-        if not finish_turn(st, g, sp, seat):
-            # two players: R acts as S, the same player moves again
-            again = seat if sp.rules[C.R_NUM_PLAYERS] == 2 else seat_after(st, g, sp, seat, 1)
-            begin_decision(st, g, sp, again, C.PHASE_PLAY)
+        # two players: R acts as S, the same player moves again
+        target = seat if sp.rules[C.R_NUM_PLAYERS] == 2 else seat_after(st, g, sp, seat, 1)
     elif rank == C.DRAW1 or rank == C.DRAW5:
         draw_cards(st, g, sp, nxt, rank_draw(rank))
-        if not finish_turn(st, g, sp, seat):
-            begin_decision(st, g, sp, seat_after(st, g, sp, seat, 2), C.PHASE_PLAY)
+        target = seat_after(st, g, sp, seat, 2)
     elif rank == C.SKIP_EVERYONE:
-        if not finish_turn(st, g, sp, seat):
-            begin_decision(st, g, sp, seat, C.PHASE_PLAY)
+        target = seat
     elif rank == C.FLIP:
         flip_over(st, g, sp)
-        if not finish_turn(st, g, sp, seat):
-            wild_up = st.info[g, C.I_COLOR] == C.NO_COLOR
-            begin_decision(st, g, sp, nxt, C.PHASE_COLOR if wild_up else C.PHASE_PLAY)
+        if st.info[g, C.I_COLOR] == C.NO_COLOR:  # a wild turned up: the next names it
+            phase = C.PHASE_COLOR
     elif is_restricted(sp, rank):
         if sp.rules[C.R_BLUFF] != 0:
             st.info[g, C.I_W4_PLAYER] = seat
             st.info[g, C.I_W4_GUILTY] = guilty
             st.info[g, C.I_W4_PREV_COLOR] = prev_color
-            if not finish_turn(st, g, sp, seat):
-                st.info[g, C.I_PENDING_DRAW] = 2 if rank == C.WILD2 else 0
-                begin_decision(st, g, sp, nxt, C.PHASE_CHALLENGE)
+            phase = C.PHASE_CHALLENGE
+            challenge = True
         else:
             penalty(st, g, sp, nxt, rank, 0)
-            if not finish_turn(st, g, sp, seat):
-                begin_decision(st, g, sp, seat_after(st, g, sp, seat, 2), C.PHASE_PLAY)
-    else:
-        if not finish_turn(st, g, sp, seat):
-            begin_decision(st, g, sp, nxt, C.PHASE_PLAY)
+            target = seat_after(st, g, sp, seat, 2)
+    if not finish_turn(st, g, sp, seat):
+        if challenge:
+            st.info[g, C.I_PENDING_DRAW] = 2 if rank == C.WILD2 else 0
+        begin_decision(st, g, sp, target, phase)
 
 
 @njit
@@ -202,17 +199,15 @@ def apply_action(st, g, sp, action):
         if t >= 0 and may_play(st, g, sp, seat, t):
             st.info[g, C.I_DRAWN_TYPE] = t
             st.info[g, C.I_PHASE] = C.PHASE_DRAWN
+            return
+    elif action != lay[C.L_PASS]:
+        if action < lay[C.L_WILD]:
+            play_card(st, g, sp, seat, sp.play_slot_type[action - lay[C.L_PLAY]], 0)
         else:
-            pass_turn(st, g, sp, seat)
+            w = (action - lay[C.L_WILD]) // 4
+            play_card(st, g, sp, seat, sp.wild_slot_type[w], (action - lay[C.L_WILD]) % 4)
         return
-    if action == lay[C.L_PASS]:
-        pass_turn(st, g, sp, seat)
-        return
-    if action < lay[C.L_WILD]:
-        play_card(st, g, sp, seat, sp.play_slot_type[action - lay[C.L_PLAY]], 0)
-    else:
-        w = (action - lay[C.L_WILD]) // 4
-        play_card(st, g, sp, seat, sp.wild_slot_type[w], (action - lay[C.L_WILD]) % 4)
+    pass_turn(st, g, sp, seat)  # one call site of the inlined turn end
 
 
 @njit

@@ -2,6 +2,8 @@
 the points of a hand, the end of a round (scoring, teams, the next deal of a match) and
 the start of a match (docs/rules.md section 2, "Round end", "Points", "Dealer and
 order", "Teams")."""
+import numpy as np
+
 from uno_env._jit import njit
 from uno_env.engine import codes as C
 from uno_env.engine.faces import face, is_first_card_redo, new_pairing, rank_draw
@@ -86,7 +88,7 @@ def _end_round_teams(st, g, sp, winner):
     two seats' scores) reaches ``target_score``; the match winner is the seat that
     went out in that round. Scoring is always "winner" (``Rules.validate``)."""
     total = 0
-    for q in range(4):
+    for q in range(np.int32(4)):  # int32 seats, as in end_round: one hand_points
         st.round_points[g, q] = 0
         if (q - winner) % 2 != 0:
             total += hand_points(st, g, sp, q)
