@@ -94,6 +94,19 @@ def test_top_level_exports():
     assert result.num_games == 20
 
 
+def test_simulate_is_the_function_and_simresult_the_class():
+    """``uno_env.simulate`` is the function (not its module, ``uno_env.simulation``)."""
+    import inspect
+    from uno_env import simulation
+    assert callable(uno_env.simulate) and inspect.isfunction(uno_env.simulate)
+    assert uno_env.simulate is simulation.simulate
+    assert inspect.isclass(uno_env.SimResult) and uno_env.SimResult is simulation.SimResult
+    assert {"simulate", "SimResult"} <= set(uno_env.__all__)
+    result = uno_env.simulate("classic", num_players=2, agents="random", num_games=8,
+                              seed=0, threads=1)
+    assert isinstance(result, uno_env.SimResult) and result.num_games == 8
+
+
 def test_presets_are_read_only():
     with pytest.raises(TypeError):
         uno_env.PRESETS["mine"] = uno_env.Rules()

@@ -3,6 +3,7 @@
 Public API: ``Game`` (scenarios and moves), ``env``/``raw_env`` (PettingZoo AEC),
 ``SingleAgentEnv`` and ``LearnerBatch`` (one learning seat against opponents played
 inside numba), ``VectorEnv`` (many games, every seat, one kernel call per step),
+``simulate`` (whole games in numba, agents by name; returns a ``SimResult``),
 ``tournament`` (agents in every seat: leaderboard and ratings), ``presets``,
 ``make_rules``, ``make_config``. Stable-Baselines3 support is in ``uno_env.sb3`` (the
 ``rl`` extra). See the README for a tour.
@@ -18,6 +19,8 @@ from uno_env.game import Game
 from uno_env.learner import LearnerBatch, SingleAgentEnv, evaluate
 from uno_env.registration import register_envs
 from uno_env.rules import PRESETS, Rules, make_rules, presets
+# the function and its result class (the module is ``uno_env.simulation``)
+from uno_env.simulation import SimResult, simulate
 from uno_env.vector import VectorEnv
 # the function, not its module (``uno_env.tournament`` the attribute is the function;
 # the module stays importable as ``from uno_env.tournament import ...``)
@@ -25,7 +28,7 @@ from uno_env.tournament import tournament
 
 register_envs()
 
-__all__ = ["Config", "Game", "LearnerBatch", "PRESETS", "Rules", "SingleAgentEnv",
-           "VectorEnv", "env", "evaluate", "make_config", "make_rules", "presets",
-           "raw_env", "tournament"]
+__all__ = ["Config", "Game", "LearnerBatch", "PRESETS", "Rules", "SimResult",
+           "SingleAgentEnv", "VectorEnv", "env", "evaluate", "make_config", "make_rules",
+           "presets", "raw_env", "simulate", "tournament"]
 __version__ = "0.1.0"
