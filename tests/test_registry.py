@@ -50,8 +50,8 @@ def test_gymnasium_make_names_the_valid_flags_for_an_unknown_keyword():
 
 
 def test_gymnasium_make_vec_steps_single_envs():
-    """No vector_entry_point is registered yet (registration.py): make_vec falls back to
-    Gymnasium's SyncVectorEnv of the single-seat env."""
+    """``vectorization_mode="sync"`` gives Gymnasium's SyncVectorEnv of the single-seat
+    env (the default mode is the id's vector_entry_point, tests/test_gym_vector.py)."""
     venv = gymnasium.make_vec("uno_env/Uno-v1", num_envs=3, vectorization_mode="sync",
                               num_players=2)
     obs, infos = venv.reset(seed=1)
@@ -59,6 +59,7 @@ def test_gymnasium_make_vec_steps_single_envs():
     actions = np.array([m.argmax() for m in infos["action_mask"]])
     obs, rewards, terminated, truncated, infos = venv.step(actions)
     assert obs.shape[0] == 3 and rewards.shape == (3,)
+    assert isinstance(venv, gymnasium.vector.SyncVectorEnv)
     venv.close()
 
 
