@@ -167,7 +167,8 @@ def test_docs_site_builds_strictly(tmp_path):
     assert run.returncode == 0, f"mkdocs build --strict failed:\n{log[-6000:]}"
     site = tmp_path / "site"
     for page in ("index.html", "rules/index.html", "api/envs/index.html",
-                 "_repo/notebooks/variants.ipynb"):
+                 "examples/index.html", "_repo/notebooks/variants.ipynb",
+                 "_repo/examples/cleanrl_ppo_masked.py"):
         assert (site / page).is_file(), page
     api = (site / "api" / "envs" / "index.html").read_text(encoding="utf-8")
     for name in ("uno_env.learner.SingleAgentEnv", "uno_env.vector.VectorEnv",
