@@ -210,6 +210,8 @@ def test_reset_follows_the_seed_like_the_single_env():
         envs.reset(seed=[1, 2, 3])
     with pytest.raises(ValueError, match="non-negative integer"):
         envs.reset(seed=-1)
+    with pytest.raises(ValueError, match=r"options\['first_game'\] must be a non-negative"):
+        envs.reset(options={"first_game": -1})
     with pytest.raises(ValueError, match=r"unknown reset option\(s\) \['reset_mask'\]; "
                                          "valid options: first_game"):
         envs.reset(options={"reset_mask": np.ones(3, bool)})

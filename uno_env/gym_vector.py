@@ -65,7 +65,10 @@ Arrays
 Errors
     Actions must be integers of shape ``(num_envs,)`` in ``0 .. A-1`` and legal in their
     game; anything else raises a ValueError naming the valid shape, range or the legal
-    moves, and no game is stepped.
+    moves, and no game is stepped. (``SingleAgentEnv`` can instead end the episode
+    with a losing reward, its ``illegal_action="lose"``; a batch has no such option,
+    since a masked policy never picks an illegal action and a silent forfeit would
+    hide a bug in the caller's masking.)
 
 Registered as the ``vector_entry_point`` of ``uno_env/Uno-v1`` (and ``uno_env/Uno-v0``,
 with its default of 2 players): ``gymnasium.make_vec("uno_env/Uno-v1", num_envs=8,
