@@ -8,7 +8,7 @@
     >>> obs, *_ = env.last(); action = agent.act(obs)
 
 The greedy and heuristic agents call the numba policy kernels of
-``uno_env.engine.policies`` that ``uno_env.simulate.simulate`` runs, so an agent here and
+``uno_env.engine.policies`` that ``uno_env.simulation.simulate`` runs, so an agent here and
 ``simulate(agents=(agent.kernel, ...))`` play identically.
 """
 from agents.baselines import (AGENTS, Agent, GreedyAgent, HeuristicAgent, RandomAgent,

@@ -96,10 +96,10 @@ def first_legal(mask):
     return int(np.flatnonzero(np.asarray(mask))[0])
 
 def load_simulate():
-    try:
-        from uno_env.simulate import simulate  # today: a module holding the function
-    except ImportError:
-        from uno_env import simulate           # after a refactor: maybe the function
+    # the function is ``uno_env.simulate``; before it was exported the attribute was
+    # the module (``uno_env/simulate.py``, now ``uno_env/simulation.py``), and this
+    # script also times older commits
+    from uno_env import simulate
     if not callable(simulate):
         simulate = simulate.simulate
     return simulate

@@ -28,7 +28,7 @@ from uno_env.engine.rounds import hand_points, reset_game
 from uno_env.engine.variants import apply_action, legal_mask, random_legal
 from uno_env.engine.rng import seed_stream
 from uno_env.engine.state import allocate
-from uno_env.simulate import simulate
+from uno_env.simulation import simulate
 
 ERRORS = ("ok", "conservation", "hand_size", "discard_counts", "no legal action",
           "count != mask", "decider", "pending draw", "winner hand", "rewards",

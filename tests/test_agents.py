@@ -9,7 +9,7 @@ import uno_env
 from agents import GreedyAgent, HeuristicAgent, RandomAgent, make_agent
 from uno_env.engine.entry import GameOps
 from uno_env.engine.policies import AGENT_CODES
-from uno_env.simulate import simulate
+from uno_env.simulation import simulate
 
 
 def _replay(seed, index, num_players, names, **rules):

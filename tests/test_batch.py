@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 
 import uno_env
-from uno_env import simulate as sim_mod
+from uno_env import simulation as sim_mod
 from uno_env.engine.entry import GameOps
-from uno_env.simulate import simulate
+from uno_env.simulation import simulate
 from uno_env.vector import VectorEnv
 
 

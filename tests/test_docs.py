@@ -27,7 +27,7 @@ _LINK = re.compile(r"!?\[(?:[^\]\[]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\
 _REF = re.compile(r"^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+.*)?$", re.M)
 #: HTML href/src attributes
 _HTML = re.compile(r"""(?:href|src)\s*=\s*["']([^"']+)["']""")
-_FENCE = re.compile(r"^(\s*)(```|~~~).*?^\1\2[^\n]*$", re.M | re.S)
+_FENCE = re.compile(r"^([ \t]*)(```|~~~).*?^\1\2[^\n]*$", re.M | re.S)
 _CODE = re.compile(r"(`+)(?:(?!\1).)+?\1", re.S)
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 
@@ -59,7 +59,8 @@ def github_slug(heading: str) -> str:
 
 def anchors(path: pathlib.Path) -> set[str]:
     """Every anchor a Markdown file offers: heading slugs (duplicates get -1, -2 as on
-    GitHub) and explicit ``id``/``name`` attributes."""
+    GitHub), explicit ``id``/``name`` attributes and the objects of mkdocstrings'
+    ``::: name`` lines."""
     text = path.read_text(encoding="utf-8")
     found: set[str] = set()
     counts: dict[str, int] = {}
@@ -71,6 +72,8 @@ def anchors(path: pathlib.Path) -> set[str]:
             counts[slug] = n + 1
             found.add(slug if n == 0 else f"{slug}-{n}")
     found.update(re.findall(r"""(?:id|name)\s*=\s*["']([^"']+)["']""", text))
+    # mkdocstrings gives the object of a ``::: module`` line the anchor #module
+    found.update(re.findall(r"^:::\s+(\S+)", text, re.M))
     return found
 
 
@@ -105,10 +108,14 @@ def test_relative_links_and_anchors_resolve_inside_the_repository():
 def test_the_link_checker_finds_what_is_broken(tmp_path):
     """The checker itself: each kind of broken link is reported, good ones are not."""
     (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "a.md").write_text("# Title\n## 2. Classic official rules\n")
+    (tmp_path / "docs" / "a.md").write_text(
+        "# Title\n## 2. Classic official rules\n\n```python\nx = 1\n```\n\n"
+        "## After the code\n\n```bash\ny\n```\n\n::: pkg.module\n")
     page = tmp_path / "README.md"
     page.write_text(
         "[ok](docs/a.md) [ok](docs/a.md#2-classic-official-rules) [ok](#here) "
+        "[ok](docs/a.md#after-the-code) [ok](docs/a.md#pkg.module) "
+        "\n\n```\n[fenced](nowhere.md)\n```\n\n"
         "[web](https://example.org/x) `[code](nowhere.md)`\n# Here\n"
         "[gone](docs/b.md) [anchor](docs/a.md#3-house-rules) "
         "[out](../shared/RULES.md) [self](#nowhere)\n")
@@ -160,11 +167,12 @@ def test_docs_site_builds_strictly(tmp_path):
     assert run.returncode == 0, f"mkdocs build --strict failed:\n{log[-6000:]}"
     site = tmp_path / "site"
     for page in ("index.html", "rules/index.html", "api/envs/index.html",
-                 "_repo/notebooks/variants.ipynb"):
+                 "examples/index.html", "_repo/notebooks/variants.ipynb",
+                 "_repo/examples/cleanrl_ppo_masked.py"):
         assert (site / page).is_file(), page
     api = (site / "api" / "envs" / "index.html").read_text(encoding="utf-8")
     for name in ("uno_env.learner.SingleAgentEnv", "uno_env.vector.VectorEnv",
-                 "uno_env.aec.raw_env"):
+                 "uno_env.aec.raw_env", "uno_env.gym_vector.GymVectorEnv"):
         assert f'id="{name}"' in api, name
 
 

@@ -19,7 +19,7 @@ from uno_env.engine import codes as C  # noqa: E402
 from uno_env.engine.entry import GameOps  # noqa: E402
 from uno_env.engine.policies import AGENT_CODES  # noqa: E402
 from uno_env.engine.state import allocate  # noqa: E402
-from uno_env.simulate import simulate  # noqa: E402
+from uno_env.simulation import simulate  # noqa: E402
 from uno_env.vector import VectorEnv  # noqa: E402
 from test_house_invariants import _agents_stay_legal  # noqa: E402
 
@@ -88,7 +88,7 @@ def test_simulate_game_i_is_game_i_of_the_game_api():
 def test_results_do_not_depend_on_batch_size_or_threads(monkeypatch):
     import numba
 
-    from uno_env import simulate as sim_mod
+    from uno_env import simulation as sim_mod
     a = simulate("flip", 5, num_games=120, seed=9, threads=1, agents=("heuristic",))
     monkeypatch.setattr(sim_mod, "CHUNK", 32)
     b = simulate("flip", 5, num_games=120, seed=9, agents=("heuristic",),

@@ -55,7 +55,7 @@ def _digest(*arrays) -> str:
 
 
 def _simulate_hash(preset, players, agents, **rules) -> str:
-    from uno_env.simulate import simulate
+    from uno_env.simulation import simulate
     r = simulate(preset, players, agents=agents, num_games=NUM_GAMES, seed=2026,
                  threads=1, **rules)
     counters = np.stack([r.counters[k] for k in sorted(r.counters)])

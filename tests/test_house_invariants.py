@@ -24,7 +24,7 @@ from uno_env.engine.rounds import reset_game  # noqa: E402
 from uno_env.engine.policies import AGENT_CODES, choose_action  # noqa: E402
 from uno_env.engine.rng import seed_stream  # noqa: E402
 from uno_env.engine.state import allocate  # noqa: E402
-from uno_env.simulate import simulate  # noqa: E402
+from uno_env.simulation import simulate  # noqa: E402
 from uno_env.vector import VectorEnv  # noqa: E402
 from house_invariants import ERRORS, run_checked  # noqa: E402
 from test_invariants import check_conservation, new_batch, step_games  # noqa: E402
@@ -184,7 +184,7 @@ def test_simulate_game_i_is_game_i_of_the_game_api_with_all_flags():
 def test_simulate_with_house_flags_does_not_depend_on_threads_or_chunks(monkeypatch):
     import numba
 
-    from uno_env import simulate as sim_mod
+    from uno_env import simulation as sim_mod
     a = simulate("street", 5, num_games=200, seed=9, threads=1)
     monkeypatch.setattr(sim_mod, "CHUNK", 48)
     b = simulate("street", 5, num_games=200, seed=9,

@@ -10,7 +10,7 @@ import pytest
 
 from uno_env.analysis import (ablation_configs, markdown_table, preset_players,
                               skill_edge, variant_stats)
-from uno_env.simulate import simulate
+from uno_env.simulation import simulate
 
 from conftest import NEEDS, has_python3_kernel, importable
 

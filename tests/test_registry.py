@@ -50,8 +50,8 @@ def test_gymnasium_make_names_the_valid_flags_for_an_unknown_keyword():
 
 
 def test_gymnasium_make_vec_steps_single_envs():
-    """No vector_entry_point is registered yet (registration.py): make_vec falls back to
-    Gymnasium's SyncVectorEnv of the single-seat env."""
+    """``vectorization_mode="sync"`` gives Gymnasium's SyncVectorEnv of the single-seat
+    env (the default mode is the id's vector_entry_point, tests/test_gym_vector.py)."""
     venv = gymnasium.make_vec("uno_env/Uno-v1", num_envs=3, vectorization_mode="sync",
                               num_players=2)
     obs, infos = venv.reset(seed=1)
@@ -59,6 +59,7 @@ def test_gymnasium_make_vec_steps_single_envs():
     actions = np.array([m.argmax() for m in infos["action_mask"]])
     obs, rewards, terminated, truncated, infos = venv.step(actions)
     assert obs.shape[0] == 3 and rewards.shape == (3,)
+    assert isinstance(venv, gymnasium.vector.SyncVectorEnv)
     venv.close()
 
 
@@ -92,6 +93,19 @@ def test_top_level_exports():
     result = uno_env.tournament(("random", "greedy"), num_players=2, num_games=20,
                                 seed=0, threads=1, progress=False)
     assert result.num_games == 20
+
+
+def test_simulate_is_the_function_and_simresult_the_class():
+    """``uno_env.simulate`` is the function (not its module, ``uno_env.simulation``)."""
+    import inspect
+    from uno_env import simulation
+    assert callable(uno_env.simulate) and inspect.isfunction(uno_env.simulate)
+    assert uno_env.simulate is simulation.simulate
+    assert inspect.isclass(uno_env.SimResult) and uno_env.SimResult is simulation.SimResult
+    assert {"simulate", "SimResult"} <= set(uno_env.__all__)
+    result = uno_env.simulate("classic", num_players=2, agents="random", num_games=8,
+                              seed=0, threads=1)
+    assert isinstance(result, uno_env.SimResult) and result.num_games == 8
 
 
 def test_presets_are_read_only():

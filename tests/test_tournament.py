@@ -54,7 +54,7 @@ def test_same_seed_same_results_on_one_and_two_threads(result):
 def test_lineups_play_disjoint_games():
     r = tournament(("random", "greedy"), num_players=2, num_games=400, seed=3, threads=1,
                    progress=False)
-    from uno_env.simulate import simulate
+    from uno_env.simulation import simulate
     second = simulate("classic", 2, agents=r.lineups[1], num_games=200, seed=3,
                       threads=1, first_game=200)
     assert np.array_equal(r.winner[1], second.winner)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from uno_env.rules import PRESETS, make_rules
-from uno_env.simulate import simulate
+from uno_env.simulation import simulate
 from uno_env.stats import wilson
 
 

@@ -21,7 +21,7 @@ import numba
 import numpy as np
 
 import uno_env
-from uno_env.simulate import simulate
+from uno_env.simulation import simulate
 from uno_env.vector import VectorEnv
 
 

@@ -190,7 +190,7 @@ def simulate(games: int = typer.Option(10_000, min=1, help="number of games"),
                                         "heuristic"),
              threads: int = typer.Option(None, min=1, help=THREADS_HELP)):
     """Play whole games inside numba and print a summary."""
-    from uno_env.simulate import simulate as run
+    from uno_env.simulation import simulate as run
     rules = _parse_rules(rule)
     names = tuple(a.strip() for a in agents.split(","))
     try:

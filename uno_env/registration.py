@@ -6,6 +6,8 @@
                             one learning seat against opponents played in numba
                             (``uno_env/Uno-v0``: the same env with v0's default of 2
                             players, for results reported against v0)
+``gymnasium.make_vec`` id   the same ids: :class:`uno_env.gym_vector.GymVectorEnv`
+                            (``vector_entry_point``), ``num_envs`` such games
 ``pettingzoo.make`` id      ``uno_env/Uno-v0`` (``env_type="aec"``): :func:`uno_env.env`,
                             every seat an agent
 ==========================  =========================================================
@@ -18,10 +20,11 @@ every other constructor argument pass as keywords::
     gymnasium.make("uno_env/Uno-v1", preset="flip", num_players=3, opponents="heuristic")
     pettingzoo.make("aec", "uno_env/Uno-v0", preset="street", num_players=4, stack="same")
 
-``gymnasium.make_vec("uno_env/Uno-v1", num_envs=8)`` works through Gymnasium's own
-``SyncVectorEnv`` of single envs: no ``vector_entry_point`` is registered yet, since the
-project has no ``gymnasium.vector.VectorEnv`` over the batched learner (``LearnerBatch``)
-so far; when it lands, its factory becomes the id's ``vector_entry_point``.
+``gymnasium.make_vec("uno_env/Uno-v1", num_envs=8)`` builds
+:class:`uno_env.gym_vector.GymVectorEnv`, the id's ``vector_entry_point``: all games in
+one numba call per step (same-step autoreset), the keywords as for ``gymnasium.make``.
+``vectorization_mode="sync"`` (or ``"async"``) gives Gymnasium's own vector env of
+single envs instead (next-step autoreset, one Python call per game).
 
 PettingZoo's registry (``pettingzoo.register``/``pettingzoo.make``) is new in PettingZoo
 1.27; with an older PettingZoo only the Gymnasium id is registered and ``uno_env.env``
@@ -43,6 +46,7 @@ def register_envs() -> None:
     for env_id, kwargs in GYMNASIUM_IDS.items():
         if env_id not in gymnasium.registry:
             gymnasium.register(id=env_id, entry_point="uno_env.learner:SingleAgentEnv",
+                               vector_entry_point="uno_env.gym_vector:GymVectorEnv",
                                kwargs=dict(kwargs))
     import pettingzoo
     register = getattr(pettingzoo, "register", None)

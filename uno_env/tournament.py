@@ -52,7 +52,7 @@ import numpy as np
 
 from uno_env.engine.policies import AGENT_CODES
 from uno_env.stats import Z95, wilson  # noqa: F401  (re-exported)
-from uno_env.simulate import simulate
+from uno_env.simulation import simulate
 
 CHUNK = 8192
 BACKENDS = ("local", "ray")

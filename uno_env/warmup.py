@@ -25,7 +25,7 @@ def _touch_every_entry_point(preset: str) -> None:
     from uno_env.engine.entry import kernels
     from uno_env.game import Game
     from uno_env.learner import LearnerBatch
-    from uno_env.simulate import simulate
+    from uno_env.simulation import simulate
     from uno_env.vector import VectorEnv
     game = Game(preset, num_players=4, seed=0)
     game.play(game.legal_moves()[0])
