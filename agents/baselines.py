@@ -156,8 +156,10 @@ class GreedyAgent(_KernelAgent):
 
 
 class HeuristicAgent(_KernelAgent):
-    """Colour management, holds draw cards and wilds for a next player close to going
-    out, challenges by card counting (``uno_env.engine.policies.heuristic_policy``)."""
+    """Counts unseen cards to avoid what the next player can likely follow and to name
+    a colour, keeps to its strongest colour, holds skips, draw cards and wilds for a
+    next player close to going out, challenges only a huge hand
+    (``uno_env.engine.policies.heuristic_policy``)."""
 
     name = kernel = "heuristic"
     _code = AGENT_HEURISTIC

@@ -27,9 +27,32 @@ AGENT_CODES = {"random": AGENT_RANDOM, "greedy": AGENT_GREEDY, "heuristic": AGEN
 
 #: heuristic: the next player is "close to going out" at this many cards or fewer
 DANGER_CARDS = 2
+#: heuristic: "close to going out" itself at this many cards or fewer
+FREE_CARDS = 3
 #: heuristic: challenge a W4 when the estimated chance that its player held the
-#: previous colour is at least this (estimated for the most favourable colour)
-CHALLENGE_THRESHOLD = 0.75
+#: previous colour is at least this (estimated for the most favourable colour). The
+#: estimate ignores that the player chose the card, and the players it meets rarely
+#: bluff, so only a huge hand is worth the risk of drawing six (a measured choice:
+#: 0.75 lost games against greedy, which never bluffs; benchmarks/heuristic_strength.py)
+CHALLENGE_THRESHOLD = 0.98
+#: heuristic card scores (higher is played first; tuned with
+#: benchmarks/heuristic_strength.py): the base of each kind of card, and what is added
+#: when the next player is in danger (DANGER_CARDS) or the heuristic is near out
+NUMBER_SCORE = 200.0
+DRAW_SCORE, DRAW_DANGER = 150.0, 250.0            # D2 (and D1, D5)
+SKIP_SCORE, SKIP_DANGER = 150.0, 100.0            # S, SE, and R with two players
+REVERSE_SCORE, REVERSE_DANGER = 150.0, 100.0      # R: next in danger minus previous
+WILD_SCORE, WILD_DANGER = 30.0, 120.0
+DRAW_WILD_SCORE, DRAW_WILD_DANGER = 20.0, 300.0   # W4 (and W2, WC) with no bluff
+BLUFF_SCORE = 150.0                               # a W4 bluff, only in danger
+FREE_ACTION, FREE_WILD = 150.0, 30.0              # near out: stop holding back
+#: per card of the played card's colour kept in hand, and per other card of its rank
+SAME_COLOR_WEIGHT, SAME_RANK_WEIGHT = 8.0, 5.0
+#: times the estimated chance that the player who moves next can follow the card
+FOLLOW_WEIGHT = 50.0
+#: naming a colour: cards held of it, minus this times its unseen share (x4)
+NAME_UNSEEN_WEIGHT = 1.0
+NEVER = -1.0e9  # a score: not to be played
 
 
 # --- reading the observation vector -----------------------------------------------------
@@ -176,26 +199,19 @@ def _best_give(mask, sp, side):
 
 
 @njit
-def _best_ace(obs, mask, sp, side, counts, color, holds_color, danger, free, my_cards, greedy):
-    """One Piece Ace combination (docs/rules.md 6) to play, -1 if none: greedy prefers a draw
-    card (D2 > S > R), the heuristic scores the action card as ``_card_score`` does,
-    plus the Ace's worth of shed points. Returns (action, score)."""
+def _greedy_ace(mask, sp, side):
+    """One Piece Ace combination (docs/rules.md 6) for greedy: a draw card first
+    (D2 > S > R); -1 if none is legal."""
     lay = sp.layout
-    best, best_score = -1, 0.0
+    best, best_score = -1, 0
     for k in range(lay[C.L_NUM_ACE]):
         a = lay[C.L_ACE] + k
-        if mask[a] == 0:
-            continue
-        t = sp.ace_slot_type[k]
-        rank = sp.face_rank[sp.type_face[t, side]]
-        if greedy:
-            s = 3.0 if rank == C.DRAW2 else (2.0 if rank == C.SKIP else 1.0)
-        else:
-            s = _card_score(obs, sp, t, side, counts, color, holds_color, danger, free,
-                            my_cards) + 60.0
-        if s > best_score:
-            best, best_score = a, s
-    return best, best_score
+        if mask[a] != 0:
+            rank = sp.face_rank[sp.type_face[sp.ace_slot_type[k], side]]
+            s = 3 if rank == C.DRAW2 else (2 if rank == C.SKIP else 1)
+            if s > best_score:
+                best, best_score = a, s
+    return best
 
 
 GO_ON = -2  # _reflexes: no reflex applies, the policy decides
@@ -255,7 +271,7 @@ def greedy_policy(obs, mask, sp):
     color = _argmax_onehot(obs, o_col, 4)
     holds_color = color >= 0 and counts[color] > 0
     # One Piece: an Ace combination sheds the most points (a draw card first)
-    best, _ = _best_ace(obs, mask, sp, side, counts, color, holds_color, False, False, 0, True)
+    best = _greedy_ace(mask, sp, side)
     if best >= 0:
         return best
     # coloured cards: most points, lowest id on ties
@@ -332,35 +348,101 @@ def _challenge_odds(obs, sp, side, o_col, o_dir, o_opp, o_played):
 
 
 @njit
-def _card_score(obs, sp, t, side, counts, color, holds_color, danger, free, my_cards):
-    """Heuristic preference for playing card type ``t`` (higher first; < 0: never).
-    UNO Flip: a card whose other face is a strong card (many points: a wild or a draw
-    card) is kept a little longer, to be played after the next flip."""
+def _unseen(obs, sp, side, o_played, by_color, by_rank):
+    """Cards the observer has not seen (not in its hand, not in the discard pile), per
+    colour slot (``by_color[4]``: wild faces) and per rank of coloured faces; returns
+    their total. UNO Flip: by the face each type shows on ``side`` as ``_face`` knows it."""
+    by_color[:] = 0
+    by_rank[:] = 0
+    total = 0
+    for t in range(sp.type_face.shape[0]):
+        u = sp.type_count[t] - int(obs[t]) - int(obs[o_played + t])
+        if u > 0:
+            f = _face(obs, sp, t, side)
+            total += u
+            if sp.face_color[f] < C.NO_COLOR:
+                by_color[sp.face_color[f] % 4] += u
+                by_rank[sp.face_rank[f]] += u
+            else:
+                by_color[4] += u
+    return total
+
+
+@njit
+def _name_color(counts, by_color, unseen):
+    """Colour slot to name for a wild: held most, and (a little) the fewest unseen cards
+    of it, so the others are less likely to follow (ties: lowest slot)."""
+    best, best_v = 0, -1.0e9
+    for c in range(4):
+        v = counts[c] - NAME_UNSEEN_WEIGHT * 4.0 * by_color[c] / max(unseen, 1)
+        if v > best_v:
+            best, best_v = c, v
+    return best
+
+
+@njit
+def _card_score(obs, sp, t, named, side, ctx):
+    """Heuristic preference for playing card type ``t`` (naming colour slot ``named``
+    if it is a wild); higher first, ``NEVER``: not at all. ``ctx`` is the situation
+    ``heuristic_policy`` reads once (see there).
+
+    Holds draw cards, skips and wilds until the next player is close to going out (or
+    the heuristic is), keeps to the colour it holds most and to ranks it holds twice,
+    and avoids cards the player who moves next can likely follow: with ``u`` unseen
+    cards that match (colour, rank, wilds) among ``U``, a hand of ``n`` holds one with
+    chance ``1 - (1 - u/U)^n``. A reverse with more than two players weighs the next
+    player's danger against the previous one's. UNO Flip: a card whose other face is a
+    strong card (many points: a wild or a draw card) is kept a little longer."""
+    (counts, ranks_held, color, holds_color, by_color, by_rank, unseen, danger,
+     danger_prev, free, my_cards, players, n_next, n_skip, n_prev) = ctx
     f = _face(obs, sp, t, side)
-    hidden = _hidden_worth(obs, sp, t, side)
     rank = sp.face_rank[f]
-    pts = sp.face_points[f]
+    d = 1.0 if danger else 0.0
     if rank >= C.FIRST_WILD_RANK:
+        c = named
+        mover = n_next
         if _is_draw_wild(rank):
-            if holds_color:          # a bluff: only to stop a player about to go out
-                return 5.0 if danger and my_cards > 1 else -1.0
-            return 320.0 if danger else (60.0 if free else 20.0)
-        return 150.0 if danger else (60.0 if free else 30.0)
-    c = sp.face_color[f] % 4
-    same = counts[c] - 1             # cards of that colour left after playing it
-    if rank == C.DRAW2 or rank == C.DRAW1 or rank == C.DRAW5:
-        base = 300.0 if danger else (200.0 if free else 50.0)
-    elif rank == C.SKIP or rank == C.SKIP_EVERYONE or rank == C.REVERSE:
-        base = 250.0 if danger else 150.0
-    elif rank <= 9:
-        base = 100.0 if danger else 200.0
+            mover = n_skip
+            if not holds_color:
+                s = DRAW_WILD_SCORE + DRAW_WILD_DANGER * d
+            elif danger and my_cards > 1:   # a bluff: only to stop a player about to go out
+                s = BLUFF_SCORE
+            else:
+                return NEVER
+        else:
+            s = WILD_SCORE + WILD_DANGER * d
+        if free:
+            s += FREE_WILD
+        same = counts[c]
+        match = by_color[c] + by_color[4]
     else:
-        base = 120.0
-    # colour management: keep (or move to) the colour held most; shed points first
-    bonus = 8.0 * same + pts / 10.0
-    if c == color:
-        bonus += 1.0
-    return base + bonus - hidden
+        c = sp.face_color[f] % 4
+        same = counts[c] - 1         # cards of that colour left after playing it
+        mover = n_next
+        if rank == C.DRAW2 or rank == C.DRAW1 or rank == C.DRAW5:
+            s = DRAW_SCORE + DRAW_DANGER * d + (FREE_ACTION if free else 0.0)
+            mover = n_skip
+        elif rank == C.SKIP or rank == C.SKIP_EVERYONE or \
+                (rank == C.REVERSE and players == 2):
+            s = SKIP_SCORE + SKIP_DANGER * d + (FREE_ACTION if free else 0.0)
+            mover = n_skip
+        elif rank == C.REVERSE:
+            s = REVERSE_SCORE + REVERSE_DANGER * (d - (1.0 if danger_prev else 0.0))
+            mover = n_prev
+        else:
+            s = NUMBER_SCORE
+        s += SAME_RANK_WEIGHT * (ranks_held[rank] - 1)
+        if c == color:
+            s += 1.0
+        match = by_color[c] + by_color[4] + by_rank[rank]
+    follow = 1.0
+    if mover >= 0:
+        miss = 1.0 - min(1.0, match / max(unseen, 1))
+        for _ in range(mover):
+            follow *= miss
+        follow = 1.0 - follow
+    return (s + SAME_COLOR_WEIGHT * same + sp.face_points[f] / 10.0 - FOLLOW_WEIGHT * follow
+            - _hidden_worth(obs, sp, t, side))
 
 
 @njit
@@ -368,22 +450,32 @@ def heuristic_policy(obs, mask, sp):
     """Heuristic baseline (see ``agents.HeuristicAgent``). Deterministic; -1 if nothing
     is legal.
 
-    Catches and calls UNO; keeps to its strongest colour; holds wilds and draw cards
-    until the next player has few cards (plays numbers first); challenges a W4 when card
-    counting says its player very likely held the previous colour; bluffs a W4 only to
-    stop a next player close to going out when nothing else is playable; names the
-    colour it holds most. House rules: facing a pending draw it challenges as above,
-    else stacks with the card it prefers (a W4 bluff only in danger), else accepts;
-    jumps in and goes on with a multi-card play whenever it can; swaps hands with the
-    player holding the fewest cards. One Piece: scores an Ace combination as its action
-    card plus the Ace's points, gives away its highest-point card, breaks a Hancock
-    whenever it can."""
+    Catches and calls UNO; keeps to its strongest colour and to ranks it holds twice;
+    avoids cards the next player can likely follow (card counting over the unseen
+    cards); holds skips, draw cards and wilds until the next player has few cards (plays
+    numbers first), and keeps a drawn wild then; rather than play a wild the next player
+    likely follows while it holds little of the colour, it draws; reverses when the next
+    player is close to going out and the previous one is not; bluffs a W4 only to stop a
+    next player close to going out; challenges a W4 only when card counting says its
+    player almost surely held the previous colour; names the colour it holds most,
+    preferring one with few unseen cards. House rules: facing a pending draw it
+    challenges as above, else stacks with the card it prefers (a W4 bluff only in
+    danger), else accepts; jumps in and goes on with a multi-card play when it prefers
+    the card; swaps hands with the player holding the fewest cards. One Piece: scores
+    an Ace combination as its action card plus the Ace's points, gives away its
+    highest-point card, breaks a Hancock whenever it can."""
     lay = sp.layout
     counts = np.zeros(4, np.int64)
     reflex, phase, side, best_color = _reflexes(obs, mask, sp, counts)
-    if reflex != GO_ON:
-        return reflex
     o_hand, o_col, o_dir, o_phase, o_opp, o_played, o_side = _offsets(sp)
+    by_color = np.zeros(5, np.int64)
+    by_rank = np.zeros(C.NUM_RANKS, np.int64)
+    unseen = _unseen(obs, sp, side, o_played, by_color, by_rank)
+    named = _name_color(counts, by_color, unseen)
+    if reflex != GO_ON:
+        if phase == C.PHASE_COLOR and reflex == lay[C.L_COLOR] + best_color:
+            return lay[C.L_COLOR] + named
+        return reflex
     if phase == C.PHASE_CHALLENGE or phase == C.PHASE_STACK:
         if mask[lay[C.L_CHALLENGE]] != 0 and \
                 _challenge_odds(obs, sp, side, o_col, o_dir, o_opp, o_played) \
@@ -400,43 +492,60 @@ def heuristic_policy(obs, mask, sp):
     if phase == C.PHASE_GIVE:
         return _best_give(mask, sp, side)
     color = _argmax_onehot(obs, o_col, 4)
-    holds_color = color >= 0 and counts[color] > 0
-    next_cards = _next_opponent_cards(obs, sp, o_dir, o_opp)
-    danger = next_cards <= DANGER_CARDS
+    # the situation: hand sizes of the players who move after this play (-1: the
+    # heuristic itself, after a skip with two players), danger on either side
+    players = sp.rules[C.R_NUM_PLAYERS]
+    forward = obs[o_dir] > 0.5
+    n_next = int(obs[o_opp + (0 if forward else players - 2)])
+    n_prev = int(obs[o_opp + (players - 2 if forward else 0)])
+    n_skip = int(obs[o_opp + (1 if forward else players - 3)]) if players > 2 else -1
+    ranks_held = np.zeros(C.NUM_RANKS, np.int64)
     my_cards = 0
     for t in range(sp.type_face.shape[0]):
-        my_cards += int(obs[t])
-    free = my_cards <= 3             # close to going out: stop holding anything back
-    best, best_score = _best_ace(obs, mask, sp, side, counts, color, holds_color, danger, free,
-                                 my_cards, False)
+        if obs[t] > 0:
+            my_cards += int(obs[t])
+            ranks_held[sp.face_rank[_face(obs, sp, t, side)]] += int(obs[t])
+    danger, free = n_next <= DANGER_CARDS, my_cards <= FREE_CARDS
+    ctx = (counts, ranks_held, color, color >= 0 and counts[color] > 0, by_color, by_rank,
+           unseen, danger, n_prev <= DANGER_CARDS, free, my_cards, players, n_next, n_skip,
+           n_prev)
+    best, best_score = -1, NEVER
+    for k in range(lay[C.L_NUM_ACE]):   # One Piece: ACE+X sheds the Ace's points too
+        a = lay[C.L_ACE] + k
+        if mask[a] != 0:
+            s = _card_score(obs, sp, sp.ace_slot_type[k], 0, side, ctx) + 60.0
+            if s > best_score:
+                best, best_score = a, s
     for a in range(lay[C.L_PLAY], lay[C.L_WILD]):
         if mask[a] != 0:
-            s = _card_score(obs, sp, _action_type(sp, a), side, counts, color, holds_color,
-                            danger, free, my_cards)
+            s = _card_score(obs, sp, _action_type(sp, a), 0, side, ctx)
             if s > best_score:
                 best, best_score = a, s
     for w in range(lay[C.L_NUM_WILD]):
-        a = lay[C.L_WILD] + 4 * w + best_color
+        a = lay[C.L_WILD] + 4 * w + named
         if mask[a] != 0:
-            s = _card_score(obs, sp, sp.wild_slot_type[w], side, counts, color, holds_color,
-                            danger, free, my_cards)
+            s = _card_score(obs, sp, sp.wild_slot_type[w], named, side, ctx)
             if s > best_score:
                 best, best_score = a, s
-    if phase == C.PHASE_DRAWN:
-        # keep a drawn card that is being held back (a draw card or wild while the
-        # next player is far from going out); play anything else
-        if best >= 0 and best_score > 55.0:
-            return best
-        if mask[lay[C.L_PASS]] != 0:
+    if best >= 0 and phase == C.PHASE_DRAWN and mask[lay[C.L_PASS]] != 0:
+        # keep a drawn wild while nobody is close to going out; play anything else
+        wild = sp.face_rank[_face(obs, sp, _action_type(sp, best), side)] \
+            >= C.FIRST_WILD_RANK
+        if best_score < 0.0 or (wild and not danger and not free):
             return lay[C.L_PASS]
-    if best >= 0:
+        return best
+    # a turn's play with a negative score (a wild the next player likely follows):
+    # it draws instead; stacking, jumping in and going on take any card it would play
+    if best >= 0 and (best_score >= 0.0 or (phase != C.PHASE_PLAY and best_score > NEVER)):
         return best
     if mask[lay[C.L_PASS]] != 0:    # decline a jump-in, end a multi-card play
         return lay[C.L_PASS]
     if mask[lay[C.L_ACCEPT]] != 0:  # a pending draw it will not stack onto
         return lay[C.L_ACCEPT]
-    if mask[lay[C.L_DRAW]] != 0:
+    if mask[lay[C.L_DRAW]] != 0:    # rather than a card it does not want to play
         return lay[C.L_DRAW]
+    if best >= 0 and best_score > NEVER:
+        return best
     return _lowest_legal(mask)
 
 
