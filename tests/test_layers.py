@@ -36,7 +36,7 @@ LAYERS = [
     ["plays", "rounds"],
     ["classic", "house", "flip", "onepiece"],
     ["variants"],
-    ["observe"],
+    ["observe", "determinize"],
     ["policies"],
     ["batch", "learner"],
     ["entry"],

@@ -274,6 +274,43 @@ class Game(ReplayMixin):
         info[C.I_PHASE] = C.PHASE_PLAY
         self._refresh()
 
+    # --- search ------------------------------------------------------------------------
+    def clone(self) -> "Game":
+        """An independent copy: the state arrays of this game and its move history
+        (cheap: about a kilobyte of arrays; nothing is recompiled). Playing one of the
+        two never changes the other."""
+        other = type(self).__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other._state = type(self._state)(*(a.copy() for a in self._state))
+        other._mask = self._mask.copy()
+        other._obs = self._obs.copy()
+        other._other_obs = self._other_obs.copy()
+        other._actions = list(self._actions)
+        return other
+
+    def determinize(self, seat: int, seed: int = 0) -> "Game":
+        """A copy in which every card hidden from ``seat`` (the other hands and the draw
+        pile's order) is redrawn at random from the cards ``seat`` has not seen, keeping
+        every hand size and everything ``seat`` observes (its ``observe(seat)`` vector
+        is the same): the discard pile and, in UNO Flip, the sides of the opponents'
+        cards and of the draw pile's top that face the table. ``seed`` (with ``seat``)
+        picks the sample; this game is left unchanged and its random stream unused.
+
+        Knowledge only the history gives (a hand shown after a challenge, a card given
+        by Shanks, a hand given away in a 7-0 swap) is ignored: see
+        ``uno_env.engine.determinize`` for the exact list."""
+        n = self.num_players
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) \
+                or not 0 <= seat < n:
+            raise ValueError(f"seat must be a seat 0..{n - 1}, got {seat!r}")
+        seed = check_seed(seed)
+        other = self.clone()
+        rng = np.array([seed_stream(seed, int(seat))], np.uint64)
+        kernels(self.config.variant).determinize(other._state, 0, self.config.spec,
+                                                 int(seat), rng, 0)
+        other._refresh()
+        return other
+
     # --- moves -------------------------------------------------------------------------
     def legal_actions(self) -> np.ndarray:
         """Legal action ids of the current decider (empty when the game is over)."""

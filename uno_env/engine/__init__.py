@@ -11,7 +11,8 @@ its own (``tests/test_layers.py`` checks it):
 4. the variants' rules, with the same entry names: ``classic``, ``house``, ``flip``,
    ``onepiece``;
 5. ``variants``: the rules of the variant of a ``Spec`` class, chosen at compile time;
-6. ``observe`` (the observation), then ``policies`` (the numba agents);
+6. ``observe`` (the observation) and ``determinize`` (redrawing the cards a seat cannot
+   see, for search), then ``policies`` (the numba agents);
 7. ``batch`` and ``learner``: the loops of the Python APIs;
 8. ``entry``: those loops compiled and cached once per variant.
 """

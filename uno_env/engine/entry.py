@@ -9,7 +9,13 @@ entry point     kernel                      called by
 ``simulate``    ``batch.simulate_chunk``    ``simulate``, tournaments
 ``learner``     ``learner.learner_kernel``  ``LearnerBatch``, ``SingleAgentEnv``, SB3
 ``policy``      ``policies.policy_batch``   the greedy and heuristic Python agents
+``determinize`` ``determinize.              ``Game.determinize``
+                determinize_kernel``
 ==============  ==========================  ============================================
+
+The search kernels (``determinize``, and those of ``engine.search``) are entry points
+of their own, so a user who never searches never compiles them: the kernels above do
+not reach them.
 
 ``kernels(variant)`` builds them (lazily: numba compiles a kernel at its first call, or
 loads it from the cache). The first call of a kernel that is not in the cache yet
@@ -26,7 +32,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from uno_env._jit import VARIANT_MODULES, bind, cache_dir, entry_point
-from uno_env.engine import batch, learner, policies
+from uno_env.engine import batch, determinize, learner, policies
 
 #: entry point name -> (kernel, extra jit options)
 ENTRY_POINTS = {
@@ -35,6 +41,7 @@ ENTRY_POINTS = {
     "simulate": (batch.simulate_chunk, {}),
     "learner": (learner.learner_kernel, {}),
     "policy": (policies.policy_batch, {}),
+    "determinize": (determinize.determinize_kernel, {}),
 }
 
 #: set UNO_ENV_QUIET=1 to silence the first-compile notices

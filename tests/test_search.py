@@ -1,0 +1,126 @@
+"""The search API: ``Game.clone`` and ``Game.determinize`` (``engine/determinize.py``).
+
+Over random positions of every preset, a determinization for a seat keeps that seat's
+observation, every hand size and the deck, changes the hidden cards, and depends on
+what the seat observes only (two positions that look the same to it give the same
+sample for the same seed)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from uno_env import Game
+from uno_env.engine import codes as C
+from uno_env.rules import PRESETS
+
+
+def _random_position(preset, num_players, seed, moves):
+    """A position ``moves`` random legal moves into game ``seed`` (None if it ended)."""
+    g = Game(preset, num_players, seed=seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(moves):
+        if g.is_over:
+            return None
+        legal = g.legal_actions()
+        g.step(int(legal[rng.integers(len(legal))]))
+    return None if g.is_over else g
+
+
+def _positions(preset):
+    players = (4,) if PRESETS[preset].teams else (2, 4)
+    out = []
+    for n in players:
+        for seed, moves in ((1, 3), (2, 25), (3, 60), (4, 120)):
+            g = _random_position(preset, n, seed, moves)
+            if g is not None:
+                out.append(g)
+    assert len(out) >= 3
+    return out
+
+
+def _deck_counts(g):
+    st = g._state
+    return (st.hands[0].sum(axis=0).astype(np.int64)
+            + np.bincount(st.draw_pile[0, :g.draw_pile_size],
+                          minlength=st.hands.shape[2])
+            + st.discard_counts[0])
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_determinize_keeps_what_the_seat_observes(preset):
+    varied = 0
+    for g in _positions(preset):
+        before = {f: a.copy() for f, a in g._state._asdict().items()}
+        for seat in range(g.num_players):
+            samples = [g.determinize(seat, seed) for seed in range(4)]
+            for d in samples:
+                assert np.array_equal(d.observe(seat), g.observe(seat))
+                assert d.hand_sizes == g.hand_sizes
+                assert d.hand(seat) == g.hand(seat)
+                assert d.discard == g.discard
+                assert d.draw_pile_size == g.draw_pile_size
+                assert np.array_equal(_deck_counts(d), g.config.deck.type_count)
+                if g.config.deck.double_sided:
+                    assert sorted(d._state.dark_face[0]) == sorted(g._state.dark_face[0])
+                assert d.current_player == g.current_player and d.phase == g.phase
+                assert np.array_equal(d.action_mask(), g.action_mask()) \
+                    or seat != g.current_player
+            hidden = {(tuple(tuple(d.hand(q)) for q in range(g.num_players) if q != seat),
+                       tuple(d.draw_pile)) for d in samples}
+            varied += len(hidden) > 1
+        # the original game is untouched
+        for f, a in g._state._asdict().items():
+            assert np.array_equal(a, before[f]), f
+    assert varied > 0
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_determinize_depends_on_the_observation_only(preset):
+    """A sample of the same seed from another position that looks the same to the seat
+    (itself a determinization) is the same sample: the true hidden cards are not read."""
+    for g in _positions(preset)[:3]:
+        seat = g.current_player
+        other = g.determinize(seat, 99)
+        a, b = g.determinize(seat, 5), other.determinize(seat, 5)
+        for f in ("hands", "hand_size", "draw_pile", "discard", "info", "dark_face", "rng"):
+            assert np.array_equal(getattr(a._state, f), getattr(b._state, f)), f
+
+
+@pytest.mark.parametrize("preset", ["classic", "flip", "chaos", "onepiece"])
+def test_a_determinization_plays_on_to_the_end(preset):
+    g = _random_position(preset, 3, 7, 30)
+    d = g.determinize(g.current_player, 1)
+    rng = np.random.default_rng(0)
+    while not d.is_over:
+        legal = d.legal_actions()
+        d.step(int(legal[rng.integers(len(legal))]))
+        assert np.array_equal(_deck_counts(d), d.config.deck.type_count)
+
+
+def test_clone_is_independent():
+    g = Game("classic", 3, seed=4)
+    c = g.clone()
+    assert c.hand(0) == g.hand(0) and c.draw_pile == g.draw_pile
+    c.step(int(c.legal_actions()[0]))
+    assert g.history == [] and len(c.history) == 1
+    assert g.hand_sizes != c.hand_sizes or g.current_player != c.current_player \
+        or g.discard != c.discard
+    g.step(int(g.legal_actions()[0]))
+    assert g.history == c.history and np.array_equal(g._state.hands, c._state.hands)
+
+
+def test_w4_verdict_follows_the_redrawn_hand():
+    g = Game.from_scenario(hands=[["W4", "R1", "B2"], ["G5", "G6"]], top="R8",
+                           draw_pile=["Y1"] * 2)
+    g.play("W4:G")
+    assert g.phase == "challenge" and g._state.info[0, C.I_W4_GUILTY] == 1
+    verdicts = {int(g.determinize(1, s)._state.info[0, C.I_W4_GUILTY]) for s in range(40)}
+    assert verdicts == {0, 1}  # the hand of the W4 player is redrawn, and its verdict
+
+
+def test_determinize_rejects_a_bad_seat():
+    g = Game("classic", 2, seed=0)
+    with pytest.raises(ValueError, match="seat must be"):
+        g.determinize(2)
+    with pytest.raises(ValueError, match="seat must be"):
+        g.determinize(True)
