@@ -29,6 +29,7 @@ def _touch_every_entry_point(preset: str) -> None:
     from uno_env.vector import VectorEnv
     game = Game(preset, num_players=4, seed=0)
     game.play(game.legal_moves()[0])
+    game.determinize(1, seed=0)
     venv = VectorEnv(2, preset, num_players=4, seed=0)
     venv.reset()
     venv.step(venv.random_actions(np.random.default_rng(0)))
