@@ -76,6 +76,12 @@ def test_wilson_interval():
     lo, hi = wilson(50, 100)
     assert lo == pytest.approx(0.4038, abs=1e-3) and hi == pytest.approx(0.5962, abs=1e-3)
     assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == pytest.approx(1.0)
+    # no rounding past the observed rate at the edges (a negative chart error bar)
+    for n in (3, 100, 300, 30_000):
+        assert wilson(0, n)[0] == 0.0 and wilson(n, n)[1] == 1.0
+        for wins in (0, 1, n // 2, n - 1, n):
+            lo, hi = wilson(wins, n)
+            assert lo <= wins / n <= hi
 
 
 def test_leaderboard_and_saved_files(result, tmp_path):

@@ -15,4 +15,6 @@ def wilson(wins: int, n: int, z: float = Z95) -> tuple[float, float]:
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # the interval always holds p; clamping to it removes rounding (p = 0 gave a lower
+    # bound of 1e-18, and a negative error bar in the tournament chart)
+    return (min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half)))
