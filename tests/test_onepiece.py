@@ -509,3 +509,30 @@ def test_elimination_scoring_a_round_won_by_going_out_scores_nothing():
     assert g.round == 2 and g.dealer == 0
     with pytest.raises(ValueError, match="target_score"):
         make_config("onepiece", 3, scoring="elimination")
+
+
+# --- moved from test_onepiece_invariants.py (its invariant loops: tests/test_contract.py)
+def test_every_card_and_phase_is_reached_by_random_play():
+    from uno_env.simulate import simulate
+    t = simulate("onepiece", 4, num_games=300, seed=2, threads=1).totals
+    for name in ("petrifications", "breaks", "ace_combos", "gives", "challenges",
+                 "challenges_won", "w4_played", "catches"):
+        assert t[name] > 0, name
+    assert simulate("classic", 4, num_games=50, seed=2, threads=1).totals["gives"] == 0
+
+
+def test_greedy_uses_the_new_cards():
+    """Greedy combines the Ace with a draw card, gives its highest-point card, breaks."""
+    from agents import GreedyAgent
+    g = Game.from_scenario("onepiece", hands=[["ACE", "RD2", "RS", "R9"], ["B1"], ["Y1"]],
+                           top="R5", uno_call=False)
+    agent = GreedyAgent(g.config)
+    assert g.layout.decode(agent.act(g.observe(0), g.action_mask())) == "ACE+RD2"
+    g = Game.from_scenario("onepiece", hands=[["SHK", "R3", "W4", "G2"], ["B1"], ["Y1"]],
+                           top="R5", uno_call=False)
+    g.play("SHK:R")
+    assert g.layout.decode(agent.act(g.observe(0), g.action_mask())) == "give:W4"
+    g = Game.from_scenario("onepiece", hands=[["HAN", "R3"], ["B1", "B7"], ["Y1"]],
+                           top="R5", uno_call=False)
+    g.play("HAN:B")
+    assert g.layout.decode(agent.act(g.observe(1), g.action_mask())) == "B1"
