@@ -138,3 +138,16 @@ def pytest_configure(config):
         times = dict(pool.map(compile_variant, WARMUP_ORDER))
     config._uno_warmup = (time.perf_counter() - start, times)
 
+
+@pytest.fixture(scope="session")
+def warm_engine():
+    """Compile (or load from the cache) once, before the tests that use them
+    (``tests/test_contract.py``), the entry points ``uno_env.testing`` calls (game,
+    vector, simulate, policy; not the learner's) of every variant: after it those
+    tests compile nothing."""
+    from uno_env.simulation import simulate
+    from uno_env.testing import check_random_play
+    from uno_env.warmup import VARIANT_PRESETS
+    for preset in VARIANT_PRESETS.values():
+        simulate(preset, 2, num_games=1, seed=0, threads=1)
+        check_random_play(preset, 2, games=1, seed=0, agent="greedy")

@@ -226,3 +226,34 @@ def test_illegal_action_raise_is_the_default_and_bad_values_are_named():
 @pytest.mark.filterwarnings("ignore::UserWarning")
 def test_pettingzoo_api_with_illegal_action_lose():
     api_test(uno_env.env(num_players=3, illegal_action="lose"), num_cycles=200)
+
+
+# --- every preset and variant (moved from the per-variant invariant files) ------------
+#: (preset, players, rule flags): every preset, the player counts of the variants with
+#: their own kernels, and house-rule flags alone
+VARIANT_API_ROWS = (
+    [(p, 4, {}) for p in uno_env.PRESETS]
+    + [(p, n, {}) for p in ("flip", "onepiece") for n in (2, 3, 10)]
+    + [("chaos", n, {}) for n in (2, 7)]
+    + [("classic", 4, dict(stack=s)) for s in ("same", "any")]
+    + [("classic", 4, {flag: True}) for flag in ("seven_zero", "jump_in", "force_play",
+                                                 "no_draw_if_playable",
+                                                 "draw_until_playable", "multi_play")]
+    + [("classic112", 4, dict(wx_rule="draw1")),
+       ("classic112", 4, dict(wx_rule="swap", ws_last_card_wins=True)),
+       ("chaos", 4, dict(teams=True)), ("classic", 4, dict(teams=True, reward="score")),
+       ("street", 3, dict(target_score=200))])
+
+
+@pytest.mark.parametrize("preset,num_players,rules", VARIANT_API_ROWS,
+                         ids=[f"{p}-{n}p" + "".join(f"-{k}={v}" for k, v in r.items())
+                              for p, n, r in VARIANT_API_ROWS])
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_pettingzoo_api_of_every_variant(preset, num_players, rules):
+    api_test(uno_env.env(preset=preset, num_players=num_players, **rules), num_cycles=150)
+
+
+@pytest.mark.parametrize("preset,num_players", [("chaos", 3), ("street", 4), ("teams", 4),
+                                                ("onepiece", 3), ("flip", 3)])
+def test_pettingzoo_seed_of_every_variant(preset, num_players):
+    seed_test(lambda: uno_env.env(preset=preset, num_players=num_players), num_cycles=150)

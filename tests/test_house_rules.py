@@ -660,3 +660,70 @@ def test_bad_swap_move_and_refused_move_leave_state_unchanged():
 def test_bad_stack_value_names_valid_values():
     with pytest.raises(ValueError, match="'none', 'same', 'any'"):
         Game(stack="all")
+
+
+# --- moved from test_house_invariants.py (its invariant loops are now tests/test_contract.py)
+def test_every_phase_is_reached_by_random_play():
+    """Random play with every flag exercises the new phases and events (counters of
+    stacked cards, jump-ins, multi-plays, exchanges and challenges are > 0)."""
+    from uno_env.simulation import simulate
+    t = simulate("chaos", 4, num_games=500, seed=2, threads=1).totals
+    assert t["stacked"] > 0 and t["jump_ins"] > 0 and t["multi_extra"] > 0
+    assert t["exchanges"] > 0 and t["challenges"] > 0
+
+
+def test_teams_rewards_through_env_are_shared_and_zero_sum():
+    env = uno_env.env(preset="chaos", num_players=4, teams=True, max_turns=100_000)
+    rng = np.random.default_rng(0)
+    for seed in range(4):
+        env.reset(seed=seed)
+        totals = {a: 0.0 for a in env.possible_agents}
+        for agent in env.agent_iter():
+            obs, reward, term, trunc, _ = env.last()
+            totals[agent] += reward
+            if term or trunc:
+                env.step(None)
+                continue
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        w = env.unwrapped.game.winner
+        assert [totals[f"player_{q}"] for q in range(4)] == \
+            [1.0 if (q - w) % 2 == 0 else -1.0 for q in range(4)]
+
+
+def test_vector_env_rejects_illegal_house_actions_unchanged():
+    from uno_env.vector import VectorEnv
+    venv = VectorEnv(3, preset="street", num_players=4, seed=1)
+    obs, mask, player = venv.reset()
+    before = obs.copy()
+    bad = np.array([int(np.flatnonzero(m == 0)[0]) for m in mask])
+    with pytest.raises(ValueError, match="not legal"):
+        venv.step(bad)
+    np.testing.assert_array_equal(venv._obs, before)
+
+
+def test_cli_presets_prints_house_presets():
+    from typer.testing import CliRunner
+
+    from uno_env.cli import app
+    out = CliRunner().invoke(app, ["presets"])
+    assert out.exit_code == 0
+    for name in ("classic112", "street", "progressive", "teams", "chaos"):
+        assert f"{name}:" in out.output
+
+
+def test_house_observation_fields_come_last():
+    from uno_env.engine.observe import observation_slices
+    cfg = uno_env.make_config("chaos", 4)
+    s = observation_slices(cfg.deck.num_types, 4, cfg.rules)
+    assert list(s)[-3:] == ["jump_from", "jump_resume", "multi_count"]
+    assert s["multi_count"].stop == cfg.layout.obs_size
+
+
+@pytest.mark.parametrize("preset", ["street", "chaos"])
+def test_policy_offsets_unchanged_by_house_fields(preset):
+    from uno_env.engine.observe import observation_slices
+    from uno_env.engine.policies import _offsets
+    cfg = uno_env.make_config(preset, 4)
+    s = observation_slices(cfg.deck.num_types, 4, cfg.rules)
+    names = ("hand", "color", "direction", "phase", "opponent_cards", "played", "side")
+    assert tuple(_offsets(cfg.spec)) == tuple(s[n].start for n in names)

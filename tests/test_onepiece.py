@@ -509,3 +509,66 @@ def test_elimination_scoring_a_round_won_by_going_out_scores_nothing():
     assert g.round == 2 and g.dealer == 0
     with pytest.raises(ValueError, match="target_score"):
         make_config("onepiece", 3, scoring="elimination")
+
+
+def test_elimination_scoring_max_turns_bounds_the_match_not_the_round():
+    """Rounds won by going out score nothing, so a match of players who always call UNO
+    and never bluff would never end (``simulate`` with heuristic agents hung): with
+    elimination scoring ``max_turns`` counts the turns of the whole match
+    (docs/rules.md 2.13, 6.5). Here the first round ends after 1 turn, the second is
+    truncated when the match has had 3 turns, though that round has had only 2."""
+    g = scen([["R3"], ["B1", "B9"]], top="R7", scoring="elimination",
+             target_score=100, max_turns=3)
+    g.play("R3")
+    assert (g.round, g.turns, g.is_over) == (2, 1, False)
+    while not g.is_over:                    # both draw (and keep the card) each turn
+        moves = g.legal_moves()
+        g.play(next((m for m in ("draw", "pass") if m in moves), sorted(moves)[0]))
+    assert (g.round, g.turns, g.truncated, g.winner) == (2, 3, True, None)
+    assert g.rewards == [0.0, 0.0] and g.scores == [0, 0]
+
+
+def test_elimination_scoring_matches_of_careful_players_end():
+    """Heuristic agents (always call UNO, never bluff a W4) are never penalised: their
+    elimination match ends by the turn limit, at the latest ``max_turns`` turns in."""
+    from uno_env.engine.entry import kernels
+    from uno_env.engine.policies import AGENT_HEURISTIC
+    g = Game("onepiece", 2, scoring="elimination", target_score=100, max_turns=150)
+    pick = np.zeros(1, np.int64)
+    for index in range(2):
+        g.reset(5, index)
+        for _ in range(10 * 150):
+            if g.is_over:
+                break
+            kernels(g.config.variant).policy(
+                AGENT_HEURISTIC, g.observe(g.current_player)[None],
+                g.action_mask()[None], g.config.spec, pick)
+            g.step(int(pick[0]))
+        assert g.is_over and g.turns <= 150 + 1, (index, g.round, g.turns)
+
+
+# --- moved from test_onepiece_invariants.py (its invariant loops: tests/test_contract.py)
+def test_every_card_and_phase_is_reached_by_random_play():
+    from uno_env.simulation import simulate
+    t = simulate("onepiece", 4, num_games=300, seed=2, threads=1).totals
+    for name in ("petrifications", "breaks", "ace_combos", "gives", "challenges",
+                 "challenges_won", "w4_played", "catches"):
+        assert t[name] > 0, name
+    assert simulate("classic", 4, num_games=50, seed=2, threads=1).totals["gives"] == 0
+
+
+def test_greedy_uses_the_new_cards():
+    """Greedy combines the Ace with a draw card, gives its highest-point card, breaks."""
+    from agents import GreedyAgent
+    g = Game.from_scenario("onepiece", hands=[["ACE", "RD2", "RS", "R9"], ["B1"], ["Y1"]],
+                           top="R5", uno_call=False)
+    agent = GreedyAgent(g.config)
+    assert g.layout.decode(agent.act(g.observe(0), g.action_mask())) == "ACE+RD2"
+    g = Game.from_scenario("onepiece", hands=[["SHK", "R3", "W4", "G2"], ["B1"], ["Y1"]],
+                           top="R5", uno_call=False)
+    g.play("SHK:R")
+    assert g.layout.decode(agent.act(g.observe(0), g.action_mask())) == "give:W4"
+    g = Game.from_scenario("onepiece", hands=[["HAN", "R3"], ["B1", "B7"], ["Y1"]],
+                           top="R5", uno_call=False)
+    g.play("HAN:B")
+    assert g.layout.decode(agent.act(g.observe(1), g.action_mask())) == "B1"

@@ -43,7 +43,8 @@ Readings where docs/rules.md 6 is silent (the project's, also in the README):
   total reaching ``target_score`` eliminates that player and ends the match: with two
   players the other wins (the sheet's final one-on-one); with more players the match
   winner is the lowest total (ties: the lower seat) -- a simplification, the sheet
-  plays on without the eliminated player.
+  plays on without the eliminated player. ``max_turns`` counts the turns of the match,
+  not of the round (careful players would otherwise never end it).
 """
 from uno_env._jit import njit
 from uno_env.engine import codes as C
@@ -98,6 +99,19 @@ def _penalise(st, g, sp, seat):
         st.rewards[g, q] = -1.0 / (num_players - 1)
     st.rewards[g, low] = 1.0
     return True
+
+
+@njit(inline="always")
+def _go_out(st, g, sp, seat):
+    """``seat`` played or gave its last card (``rounds.go_out``). With elimination
+    scoring the next round keeps the match's turn count: rounds won by going out score
+    nothing, so ``max_turns`` bounds the match, else players who always call UNO and
+    never bluff would never end it (docs/rules.md 2.13, 6.5)."""
+    turns = st.info[g, C.I_TURNS] + 1
+    go_out(st, g, sp, seat)
+    if sp.rules[C.R_SCORING] == C.SCORING_ELIMINATION \
+            and st.info[g, C.I_STATUS] == C.STATUS_PLAYING:
+        st.info[g, C.I_TURNS] = turns
 
 
 # --- legal actions -----------------------------------------------------------------------
@@ -249,7 +263,7 @@ def _play(st, g, sp, seat, t, color_slot, ace):
         n = rank_draw(rank) * mult
         if n > 0:
             draw_cards(st, g, sp, nxt, n)
-        go_out(st, g, sp, seat)
+        _go_out(st, g, sp, seat)
         return
     mark_uncalled(st, g, sp, seat)
     if rank == C.SKIP:
@@ -305,7 +319,7 @@ def _give(st, g, sp, seat, t):
     st.hand_size[g, nxt] += 1
     st.info[g, C.I_STAT_GIVES] += 1
     if st.hand_size[g, seat] == 0:
-        go_out(st, g, sp, seat)
+        _go_out(st, g, sp, seat)
         return
     mark_uncalled(st, g, sp, seat)
     if not finish_turn(st, g, sp, seat):
@@ -333,7 +347,7 @@ def _answer_break(st, g, sp, seat, action):
     st.info[g, C.I_STAT_BREAKS] += 1
     st.info[g, C.I_JUMP_FROM] = -1
     if st.hand_size[g, seat] == 0:
-        go_out(st, g, sp, seat)
+        _go_out(st, g, sp, seat)
         return
     mark_uncalled(st, g, sp, seat)
     if not finish_turn(st, g, sp, seat):
