@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from uno_env.actions import action_id
 from uno_env.cards import COLOR_LETTERS
 from uno_env.config import Config, make_config
 from uno_env.engine import codes as C
@@ -23,7 +24,7 @@ from uno_env.engine.rng import shuffle_prefix_py as shuffle_prefix
 from uno_env.engine.state import allocate
 from uno_env.engine.variants import STEP_SEAT_MASK
 from uno_env.replay_format import ReplayMixin
-from uno_env.rules import check_seed
+from uno_env.rules import check_seat, check_seed
 
 _KERNELS: dict = {}
 
@@ -299,10 +300,7 @@ class Game(ReplayMixin):
         Knowledge only the history gives (a hand shown after a challenge, a card given
         by Shanks, a hand given away in a 7-0 swap) is ignored: see
         ``uno_env.engine.determinize`` for the exact list."""
-        n = self.num_players
-        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) \
-                or not 0 <= seat < n:
-            raise ValueError(f"seat must be a seat 0..{n - 1}, got {seat!r}")
+        seat = check_seat(seat, self.num_players)
         seed = check_seed(seed)
         other = self.clone()
         rng = np.array([seed_stream(seed, int(seat))], np.uint64)
@@ -343,6 +341,7 @@ class Game(ReplayMixin):
     def step(self, action: int) -> int:
         """Apply a legal action id; ValueError (state unchanged) when it is not legal.
         Returns ``variants.step_and_mask``'s code: the next seat OR ``STEP_*`` bits."""
+        action = self._action_id(action)
         if not 0 <= action < len(self._mask) or not self._mask[action]:
             raise ValueError(
                 f"{self._describe(action)} is not legal for player {self.current_player} "
@@ -353,6 +352,15 @@ class Game(ReplayMixin):
                             self._obs)
         self._current = code & STEP_SEAT_MASK
         return code
+
+    def _action_id(self, action) -> int:
+        """``action`` as an int (``actions.action_id``); ValueError naming the legal
+        moves for a non-integer."""
+        try:
+            return action_id(action, len(self._mask))
+        except ValueError as err:
+            raise ValueError(f"{err}; legal moves: {', '.join(self.legal_moves())}") \
+                from None
 
     @property
     def history(self) -> list[tuple[int, str]]:
@@ -379,6 +387,7 @@ class Game(ReplayMixin):
 
     def observe(self, seat: int) -> np.ndarray:
         """``seat``'s observation vector (``uno_env.engine.observe``); a fresh copy."""
+        seat = check_seat(seat, self.num_players)
         if seat == self._current:  # the cached observation is the current decider's
             return self._obs.copy()
         self._kernel(OP_OBSERVE, self._state, 0, self.config.spec, seat, self._mask,
@@ -400,7 +409,7 @@ class Game(ReplayMixin):
 
     def hand(self, seat: int) -> list[str]:
         """Cards in ``seat``'s hand, in deck order."""
-        counts = self._state.hands[0, seat]
+        counts = self._state.hands[0, check_seat(seat, self.num_players)]
         return [self._name(t) for t in np.flatnonzero(counts) for _ in range(counts[t])]
 
     @property

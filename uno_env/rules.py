@@ -280,6 +280,14 @@ def check_num_players(num_players) -> int:
     return int(num_players)
 
 
+def check_seat(seat, num_players: int, name: str = "seat") -> int:
+    """A seat is an integer 0..num_players-1 (not a bool); ValueError naming the range."""
+    if isinstance(seat, (bool, np.bool_)) or not isinstance(seat, (int, np.integer)) \
+            or not 0 <= seat < num_players:
+        raise ValueError(f"{name} must be a seat 0..{num_players - 1}, got {seat!r}")
+    return int(seat)
+
+
 def check_seed(seed) -> int:
     """Seeds are non-negative integers below 2**63 (None is left to the caller)."""
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) \
