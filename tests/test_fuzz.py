@@ -222,6 +222,153 @@ TestGameClassic = GameMachine.TestCase
 TestGameFlip = FlipGameMachine.TestCase
 
 
+# --- Game.from_scenario ---------------------------------------------------------------
+
+
+def deck_cards(preset: str) -> list[str]:
+    """Every card of the preset's deck by name (flip: one match's pairing)."""
+    if preset == "flip":
+        return Game("flip", num_players=2, seed=0).pairing
+    deck = make_config(preset, 2).deck
+    return [deck.type_name(t) for t in range(deck.num_types)
+            for _ in range(int(deck.type_count[t]))]
+
+
+DECKS = {preset: deck_cards(preset) for preset in ("classic", "flip")}
+
+
+def is_wild(card: str) -> bool:
+    return card.split("|")[0].startswith("W")
+
+
+@st.composite
+def scenarios(draw, preset: str, top=None) -> dict:
+    """A valid position: a shuffled whole deck cut into a top card (the first card that
+    ``top(card)`` accepts, if given) and hands (each at least one card), a listed draw
+    pile and discards (the rest of the deck is left out)."""
+    cards = list(draw(st.permutations(DECKS[preset])))
+    if top is not None:
+        cards.insert(0, cards.pop(next(i for i, c in enumerate(cards) if top(c))))
+    n = draw(st.integers(2, 6))
+    hands, k = [], 1
+    for size in [draw(st.integers(1, 12)) for _ in range(n)]:
+        hands.append(cards[k:k + size])
+        k += size
+    n_draw, n_discard = draw(st.integers(0, 5)), draw(st.integers(0, 5))
+    piles = cards[k:k + n_draw + n_discard]
+    kw = {"preset": preset, "hands": hands, "top": cards[0],
+          "draw_pile": piles[:n_draw], "discard": piles[n_draw:],
+          "current": draw(st.integers(0, n - 1)),
+          "direction": draw(st.sampled_from([1, -1])),
+          "seed": draw(st.integers(0, 2**63 - 1)), "uno_call": draw(st.booleans())}
+    if is_wild(cards[0]):
+        kw["color"] = draw(st.sampled_from("RYGB"))
+    return kw
+
+
+@pytest.mark.parametrize("preset", ["classic", "flip"])
+@given(data=st.data())
+def test_scenarios_of_the_whole_deck_are_set_up_exactly(preset, data):
+    kw = data.draw(scenarios(preset))
+    game = Game.from_scenario(**kw)
+    for seat, hand in enumerate(kw["hands"]):
+        assert Counter(game.hand(seat)) == Counter(hand)
+    assert game.top == kw["top"] and game.discard == kw["discard"] + [kw["top"]]
+    assert game.draw_pile[:len(kw["draw_pile"])] == kw["draw_pile"]
+    everything = [c for q in range(game.num_players) for c in game.hand(q)] \
+        + game.draw_pile + game.discard
+    # the whole deck (flip: the cards not listed are paired anew, so by light side)
+    light = lambda cards: Counter(c.split("|")[0] for c in cards)  # noqa: E731
+    assert light(everything) == light(DECKS[preset])
+    assert (game.current_player, game.direction, game.phase) == \
+        (kw["current"], kw["direction"], "play")
+    assert not game.is_over and len(game.legal_actions()) > 0
+    if "color" in kw:
+        assert game.color == kw["color"]
+
+
+def _set(**changes):
+    """A corruption that sets scenario arguments, each drawn from its strategy."""
+    def corrupt(kw, data):
+        kw.update({k: data.draw(v) for k, v in changes.items()})
+    return corrupt
+
+
+def _other_colour(kw, data):
+    kw["color"] = data.draw(st.sampled_from([c for c in "RYGBX" if c != kw["top"][0]]))
+
+
+def _too_many(kw, data):
+    """One copy more of a card than the deck has (flip: of its light side)."""
+    card = data.draw(st.sampled_from(kw["hands"][0]))
+    light = card.split("|")[0]
+    kw["hands"][0] += [card] * sum(c.split("|")[0] == light for c in DECKS[kw["preset"]])
+
+
+#: corruption of a valid scenario: (the top card it needs, or None; what it changes;
+#: a pattern the refusal's message must match)
+CORRUPTIONS = {
+    "empty hand": (None, lambda kw, d: kw["hands"].__setitem__(
+        d.draw(st.integers(0, len(kw["hands"]) - 1)), []), r"hand \d is empty: a player "
+        r"with no cards left has already won the round"),
+    "hand as a string": (None, lambda kw, d: kw["hands"].__setitem__(0, "R5"),
+                         r"hand 0: a list of cards such as \['R5', 'W4'\] is expected"),
+    "hand as junk": (None, lambda kw, d: kw["hands"].__setitem__(0, d.draw(st.sampled_from(
+        [None, 5, 1.5, object(), np.int64(2)]))), r"hand 0: a list of cards"),
+    "card not a string": (None, lambda kw, d: kw["hands"][0].append(d.draw(st.sampled_from(
+        [None, 5, 1.5, b"R5", np.int8(3), ["R5"], np.nan]))),
+        r"hand 0: cards are strings such as 'R5'"),
+    "unknown card": (None, lambda kw, d: kw["hands"][-1].append(d.draw(st.sampled_from(
+        ["R10", "X5", "", "W5", "R5|P7|G1", "r5", "R5|R5", "P7|R5", " R5"]))),
+        r"is not a card|has no card|has no face|names one side|is not a (light|dark) face"),
+    "a card too many": (None, _too_many, r"has only \d+"),
+    "wild top, no colour": (is_wild, _set(color=st.sampled_from(
+        [None, "", "RY", "X", 0, "P", "r", ["R"]])),
+        r"is a wild: name the colour in force with color= one of R, Y, G, B"),
+    "colour against the top": (lambda c: not is_wild(c), _other_colour,
+                               r"color='.' contradicts the top card"),
+    "current": (None, lambda kw, d: kw.update(current=d.draw(st.one_of(
+        st.integers(len(kw["hands"]), 99), st.integers(-99, -1), st.sampled_from(
+            [True, None, 1.0, "0", np.float64(0)])))), r"current must be a seat 0\.\.\d"),
+    "direction": (None, _set(direction=st.sampled_from(
+        [0, 2, -2, True, 1.0, "1", None, np.array([1, -1])])),
+        r"direction must be 1 or -1"),
+    "seed": (None, _set(seed=st.sampled_from([-1, 2**63, 1.5, "0", None, True])),
+             r"seed must be a non-negative integer"),
+    "side": (None, _set(side=st.sampled_from(["Light", "", None, 0, ["dark"]])),
+             r"side must be 'light' or 'dark'"),
+    "players": (None, _set(hands=st.sampled_from(
+        [[], [["R5"]], [["R5"]] * 11, "R5", None, {0: ["R5"]}])),
+        r"hands must be a list|num_players must be an integer from 2 to 10"),
+    "preset": (None, _set(preset=st.sampled_from(["clasic", "", None, 3, "FLIP"])),
+               r"valid presets: classic"),
+    "rule flag": (None, _set(bluff=st.sampled_from([2, "yes", None, 1.0])),
+                  r"rule flag 'bluff' must be True or False"),
+}
+
+
+@pytest.mark.parametrize("preset", ["classic", "flip"])
+@given(data=st.data(), kind=st.sampled_from(sorted(CORRUPTIONS)))
+def test_corrupt_scenarios_are_refused_by_name(preset, data, kind):
+    top, corrupt, pattern = CORRUPTIONS[kind]
+    kw = data.draw(scenarios(preset, top))
+    corrupt(kw, data)
+    note(f"{kind}: {kw}")
+    refused(lambda: Game.from_scenario(**kw), pattern)
+
+
+def test_a_scenario_with_an_empty_hand_is_refused():
+    """docs/rules.md 2.10: a player with no cards has won, so a live game cannot have
+    one (issue 20: this was accepted)."""
+    with pytest.raises(ValueError, match=r"hand 1 is empty: a player with no cards "
+                       r"left has already won the round \(docs/rules.md 2.10\)"):
+        Game.from_scenario(hands=[["R5", "B7"], []], top="R8")
+    with pytest.raises(ValueError, match="hand 0 is empty"):
+        Game.from_scenario(preset="flip", hands=[[], ["R5|P7"]], top="R8|T1")
+    game = Game.from_scenario(hands=[["R5", "B7"], ["G2"]], top="R8")
+    assert game.hand_sizes == [2, 1] and not game.is_over
+
+
 # --- the AEC env ------------------------------------------------------------------------
 
 
