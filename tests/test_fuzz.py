@@ -472,3 +472,36 @@ def test_single_agent_env_refuses_garbage(illegal_action, seed, moves, data):
                                             r"or a move string")
         # refused or forfeited: the game itself is untouched
         assert_arrays_equal(before[:3], single_snapshot(env)[:3])
+
+
+# --- rule flags --------------------------------------------------------------------------
+
+FLAG_VALUES = st.one_of(GARBAGE, st.integers(-10, 10**7), st.sampled_from(
+    ["none", "same", "any", "winner", "penalty", "elimination", "win", "score",
+     "classic108", "classic112", "flip", "onepiece110", "wild", "draw1", "swap",
+     "classic", "return", "all", "two_players", (2, 2, 1, 1), (0, 0, 0, 0), [2, 2, 1, 1],
+     (2, 2, 1, 1.0), np.int64(7), np.bool_(True)]))
+
+
+@given(preset=st.sampled_from(list(uno_env.PRESETS)), flag=st.sampled_from(rule_names()),
+       value=FLAG_VALUES, num_players=st.integers(2, 6))
+def test_rule_flags_refuse_bad_values_by_name(preset, flag, value, num_players):
+    """A flag value is accepted (and compiles to the kernels' rule array) or refused
+    with an error naming the flag; never another exception."""
+    try:
+        config = make_config(preset, num_players, **{flag: value})
+    except (ValueError, TypeError) as err:
+        message = str(err)
+        assert "numba" not in message.lower()
+        # it names the flag, or the flag it clashes with
+        assert any(name in message for name in rule_names()), message
+        return
+    rules = config.rules
+    assert getattr(rules, flag) == value and hash(rules) is not None
+    assert rules.compile(num_players).dtype == np.int32
+
+
+@given(name=st.text(min_size=1, max_size=12).filter(lambda s: s not in rule_names()))
+def test_unknown_rule_flags_list_the_valid_ones(name):
+    refused(lambda: make_config("classic", 4, **{name: True}), "unknown rule flag",
+            "valid flags: deck, hand_size")

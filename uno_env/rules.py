@@ -297,7 +297,7 @@ def check_seed(seed) -> int:
 
 
 def _choice(name, value, valid):
-    if value not in valid:
+    if not isinstance(value, str) or value not in valid:
         raise ValueError(f"rule {name!r} must be one of {', '.join(map(repr, valid))}, "
                          f"got {value!r}")
 
