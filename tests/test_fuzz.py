@@ -422,6 +422,58 @@ def test_aec_env_refuses_garbage_and_keeps_its_state(illegal_action, seed, moves
                                                             "player_2")
 
 
+# --- VectorEnv.step ----------------------------------------------------------------------
+
+B = 4
+
+
+def vector_snapshot(venv) -> tuple:
+    return (tuple(a.copy() for a in venv._state), venv._obs.copy(), venv._mask.copy(),
+            venv._player.copy(), venv.game_index.copy(), venv._next_index.copy())
+
+
+#: batches of actions that are no int[B] array
+BAD_BATCHES = st.one_of(
+    GARBAGE,
+    st.lists(st.integers(0, 69), min_size=0, max_size=B - 1),
+    st.lists(st.integers(0, 69), min_size=B + 1, max_size=2 * B),
+    st.lists(st.floats(allow_nan=True), min_size=B, max_size=B),
+    st.lists(st.booleans(), min_size=B, max_size=B),
+    st.lists(st.one_of(st.integers(0, 69), st.none(), st.text(max_size=2)), min_size=B,
+             max_size=B).filter(lambda x: not all(isinstance(v, int) for v in x)),
+    st.just(np.zeros((B, 1), np.int64)), st.just(np.zeros((1, B), np.int64)),
+    st.just(np.zeros(B, np.float32)), st.just(np.full(B, np.nan)),
+    st.just(np.array([2**64 - 1] * B, np.uint64)), st.just(np.array([[0] * B])),
+)
+
+
+@given(seed=st.integers(0, 2**63 - 1), steps=st.lists(st.one_of(
+    st.just("legal"), st.just("one illegal"), BAD_BATCHES), max_size=15), data=st.data())
+def test_vector_env_step_refuses_bad_batches_and_steps_nothing(seed, steps, data):
+    venv = VectorEnv(B, "classic", num_players=3, seed=seed)
+    venv.reset()
+    rng = np.random.default_rng(seed % 2**32)
+    for step in steps:
+        legal = venv.random_actions(rng)
+        if isinstance(step, str) and step == "legal":
+            dtype = data.draw(st.sampled_from([np.int8, np.int16, np.int32, np.int64,
+                                               np.uint8, np.uint64]))
+            venv.step(legal.astype(dtype))
+            continue
+        before = vector_snapshot(venv)
+        if isinstance(step, str) and step == "one illegal":
+            g = data.draw(st.integers(0, B - 1))
+            bad = data.draw(st.sampled_from(list(np.flatnonzero(venv._mask[g] == 0)))
+                            | st.integers(-2**63, -1) | st.integers(70, 2**63 - 1))
+            legal[g] = bad
+            refused(lambda: venv.step(legal), rf"action -?\d+ is not legal in game {g}",
+                    "legal moves: ", "No game was stepped")
+        else:
+            refused(lambda: venv.step(step), rf"actions must be an integer array of shape "
+                                             rf"\({B},\)|{2**64 - 1} is none")
+        assert_arrays_equal(before, vector_snapshot(venv))
+
+
 # --- SingleAgentEnv.step ----------------------------------------------------------------
 
 
