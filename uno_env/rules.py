@@ -131,6 +131,13 @@ class Rules:
         """One Piece flags need its deck; house rules that its kernels do not implement
         are refused by name (docs/rules.md 6; engine/onepiece.py)."""
         op_flags = ("onepiece_cards", "challenge", "shanks_give", "bbd_challenge")
+        cards = self.onepiece_cards
+        # checked first, whatever the deck: comparing a numpy value with the default
+        # tuple below would be element-wise
+        if not isinstance(cards, tuple) or len(cards) != 4 or any(
+                isinstance(n, bool) or not isinstance(n, (int, np.integer)) for n in cards):
+            raise ValueError(f"onepiece_cards must be a tuple of four integers (copies of "
+                             f"SHK, BBD, ACE, HAN), got {cards!r}")
         if self.deck != "onepiece110":
             used = [n for n in op_flags if getattr(self, n) != getattr(_DEFAULTS, n)]
             if self.scoring == "elimination":
@@ -139,11 +146,6 @@ class Rules:
                 raise ValueError(f"rule flag(s) {', '.join(used)} apply to the One Piece "
                                  f"deck only; use preset 'onepiece' or deck='onepiece110'")
             return
-        cards = self.onepiece_cards
-        if not isinstance(cards, tuple) or len(cards) != 4 or any(
-                isinstance(n, bool) or not isinstance(n, (int, np.integer)) for n in cards):
-            raise ValueError(f"onepiece_cards must be a tuple of four integers (copies of "
-                             f"SHK, BBD, ACE, HAN), got {cards!r}")
         from uno_env.cards import onepiece_deck
         onepiece_deck(*map(int, cards))  # raises on bad counts
         unsupported = [n for n in ONEPIECE_UNSUPPORTED
