@@ -14,6 +14,7 @@ kernels (the whole suite's warm-up compiles them anyway).
 """
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import Counter
@@ -232,16 +233,15 @@ TestGameFlip = FlipGameMachine.TestCase
 # --- Game.from_scenario ---------------------------------------------------------------
 
 
-def deck_cards(preset: str) -> list[str]:
-    """Every card of the preset's deck by name (flip: one match's pairing)."""
+@functools.lru_cache(maxsize=None)
+def deck_cards(preset: str) -> tuple[str, ...]:
+    """Every card of the preset's deck by name (flip: one match's pairing). Built at
+    first use, so collecting the tests compiles nothing."""
     if preset == "flip":
-        return Game("flip", num_players=2, seed=0).pairing
+        return tuple(Game("flip", num_players=2, seed=0).pairing)
     deck = make_config(preset, 2).deck
-    return [deck.type_name(t) for t in range(deck.num_types)
-            for _ in range(int(deck.type_count[t]))]
-
-
-DECKS = {preset: deck_cards(preset) for preset in ("classic", "flip")}
+    return tuple(deck.type_name(t) for t in range(deck.num_types)
+                 for _ in range(int(deck.type_count[t])))
 
 
 def is_wild(card: str) -> bool:
@@ -253,7 +253,7 @@ def scenarios(draw, preset: str, top=None) -> dict:
     """A valid position: a shuffled whole deck cut into a top card (the first card that
     ``top(card)`` accepts, if given) and hands (each at least one card), a listed draw
     pile and discards (the rest of the deck is left out)."""
-    cards = list(draw(st.permutations(DECKS[preset])))
+    cards = list(draw(st.permutations(deck_cards(preset))))
     if top is not None:
         cards.insert(0, cards.pop(next(i for i, c in enumerate(cards) if top(c))))
     n = draw(st.integers(2, 6))
@@ -286,7 +286,7 @@ def test_scenarios_of_the_whole_deck_are_set_up_exactly(preset, data):
         + game.draw_pile + game.discard
     # the whole deck (flip: the cards not listed are paired anew, so by light side)
     light = lambda cards: Counter(c.split("|")[0] for c in cards)  # noqa: E731
-    assert light(everything) == light(DECKS[preset])
+    assert light(everything) == light(deck_cards(preset))
     assert (game.current_player, game.direction, game.phase) == \
         (kw["current"], kw["direction"], "play")
     assert not game.is_over and len(game.legal_actions()) > 0
@@ -309,7 +309,7 @@ def _too_many(kw, data):
     """One copy more of a card than the deck has (flip: of its light side)."""
     card = data.draw(st.sampled_from(kw["hands"][0]))
     light = card.split("|")[0]
-    kw["hands"][0] += [card] * sum(c.split("|")[0] == light for c in DECKS[kw["preset"]])
+    kw["hands"][0] += [card] * sum(c.split("|")[0] == light for c in deck_cards(kw["preset"]))
 
 
 #: corruption of a valid scenario: (the top card it needs, or None; what it changes;
