@@ -1,16 +1,18 @@
 """Threads and processes give exactly the serial results, and a kernel cache that cannot
 be used (unwritable, or garbage in its files) warns and recompiles instead of crashing.
 
-Cost: the threaded tests and the in-process cache tests take seconds (classic game and
-vector kernels, and a one-line kernel). The three tests marked ``COLD`` run fresh Python
-processes on an empty, corrupt or read-only cache directory: four compiles of an engine
-kernel from scratch between them (about 1-3 minutes each on a 2-core machine; the two
-simulate processes run side by side). They carry the ``cold`` marker: ``pytest -m "not
-cold"`` leaves them out.
+Cost: seconds per test on a warm cache. The threaded tests use the classic game and
+vector kernels, and two fresh processes run the classic simulate kernel from this
+session's cache (warm in a whole-suite run: the warm-up fills it; on a cold cache they
+compile it side by side). The cache cases (an empty directory filled by two processes at
+once, a corrupt one, a read-only one) run the machinery of every engine entry point
+(``_jit.entry_point``) on a one-line kernel, in this process and in fresh ones: a
+process start each, no engine compile from scratch.
 """
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -129,7 +131,7 @@ def test_garbage_in_the_cache_files_warns_and_recompiles():
             assert again(1) == 2 and again.stats.cache_hits
 
 
-# --- processes on a cold cache directory (COLD: each compiles an engine kernel) ------
+# --- fresh processes: the simulate engine on the suite's cache -----------------------
 
 SIMULATE = ("import hashlib; from uno_env import simulate; "
             "r = simulate('classic', 3, agents='random', num_games=40, seed=11, threads=1);"
@@ -143,11 +145,15 @@ def simulate_digest() -> str:
                           + r.points.tobytes()).hexdigest()
 
 
-def python(code: str, cache: Path) -> subprocess.Popen:
-    """A fresh interpreter running ``code`` with ``cache`` as its NUMBA_CACHE_DIR."""
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), PYTHONPATH=str(ROOT))
+def python(code: str, cache: Path | None, *args: str) -> subprocess.Popen:
+    """A fresh interpreter running ``code`` (with ``args`` in ``sys.argv[1:]``) with
+    ``cache`` as its NUMBA_CACHE_DIR (``None``: this session's cache, inherited)."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    if cache is not None:
+        env["NUMBA_CACHE_DIR"] = str(cache)
     env.pop("UNO_ENV_QUIET", None)  # keep the "compiling ..." notice: it shows a compile
-    return subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE,
+    return subprocess.Popen([sys.executable, "-c", code, *args], env=env,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
 
 
@@ -157,53 +163,91 @@ def finish(proc: subprocess.Popen) -> tuple[str, str]:
     return out.strip(), err
 
 
-@pytest.fixture(scope="module")
-def shared_cache(tmp_path_factory):
-    """COLD. A cache directory that two processes filled at the same time, each
-    compiling the classic simulate kernel, and the digests they printed."""
-    cache = tmp_path_factory.mktemp("shared") / "cache"
-    runs = [finish(p) for p in [python(SIMULATE, cache), python(SIMULATE, cache)]]
-    return cache, runs
-
-
-@pytest.mark.cold
-def test_simulate_in_two_processes_sharing_a_cold_cache_matches_serial(shared_cache):
-    """COLD (the fixture's two compiles, side by side)."""
-    cache, runs = shared_cache
+def test_simulate_in_two_processes_sharing_one_cache_matches_serial():
+    """Two fresh processes run the classic simulate kernel at once from this session's
+    cache directory, which the serial run has filled if it was empty (in a run of the
+    whole suite the warm-up already has): both load it side by side, in seconds. Two
+    processes filling an empty cache at once, and what a later process then finds, are
+    proven on a one-line kernel below (an engine compile takes minutes)."""
     serial = simulate_digest()
+    runs = [finish(p) for p in [python(SIMULATE, None), python(SIMULATE, None)]]
     assert [out for out, _ in runs] == [serial, serial]
-    assert all("compiling the classic simulate kernel" in err for _, err in runs)
-    out, err = finish(python(SIMULATE, cache))  # the cache both wrote loads
-    assert out == serial and "compiling" not in err and "CacheWarning" not in err
+    assert not any("Warning" in err for _, err in runs), runs
 
 
-@pytest.mark.cold
-def test_a_corrupt_engine_cache_warns_and_recompiles(shared_cache):
-    """COLD (one recompile). Garbage in every cache file of the shared directory."""
-    cache, _ = shared_cache
-    files = [p for p in cache.rglob("*") if p.suffix in (".nbi", ".nbc")]
+# --- fresh processes on an empty, corrupt or read-only cache: a one-line kernel ------
+# The same machinery as every engine entry point (``_jit.entry_point``: its cache
+# directory, ``_cache.writable`` and ``_cache.tolerate_corrupt``), on a kernel that
+# compiles in a fraction of a second, so each case costs a process start (seconds).
+
+TINY = """\
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from tiny import plus_one
+from uno_env import _jit
+kernel = _jit.entry_point(plus_one, "classic")
+print("ready", flush=True)
+sys.stdin.readline()  # the test releases the processes together
+result = kernel(41)
+print(json.dumps({"result": result, "hits": sum(kernel.stats.cache_hits.values()),
+                  "misses": sum(kernel.stats.cache_misses.values())}))
+"""
+
+
+@pytest.fixture
+def tiny(tmp_path):
+    """A directory holding ``tiny.py``, the one-line kernel's module (numba would
+    cache in its ``__pycache__`` if it fell back to the source tree)."""
+    source = tmp_path / "src"
+    source.mkdir()
+    (source / "tiny.py").write_text("def plus_one(x):\n    return x + 1\n")
+    return source
+
+
+def run_tiny(source: Path, cache: Path, processes: int = 1) -> list[tuple[dict, str]]:
+    """Start ``processes`` fresh interpreters that make the one-line kernel with
+    ``cache`` as NUMBA_CACHE_DIR, release them together once all are ready, and return
+    what each printed (result, cache hits and misses) and its stderr."""
+    procs = [python(TINY, cache, str(source)) for _ in range(processes)]
+    for proc in procs:
+        ready = proc.stdout.readline()
+        assert ready == "ready\n", ready + proc.stderr.read()[-3000:]
+    for proc in procs:
+        proc.stdin.write("go\n")
+        proc.stdin.flush()
+    return [(json.loads(out.splitlines()[-1]), err) for out, err in map(finish, procs)]
+
+
+def cache_files(cache: Path) -> list[Path]:
+    return sorted(p for p in cache.rglob("*") if p.suffix in (".nbi", ".nbc"))
+
+
+def test_two_processes_filling_one_empty_cache_at_once(tiny, tmp_path):
+    cache = tmp_path / "cache"
+    runs = run_tiny(tiny, cache, processes=2)
+    assert [r["result"] for r, _ in runs] == [42, 42]
+    assert all(r["hits"] + r["misses"] == 1 for r, _ in runs)
+    assert sum(r["misses"] for r, _ in runs) >= 1  # compiled, not found
+    assert not any("Warning" in err for _, err in runs), runs
+    assert len(cache_files(cache)) >= 2  # an index and a data file
+    [(again, err)] = run_tiny(tiny, cache)  # what they wrote loads, nothing compiles
+    assert again == {"result": 42, "hits": 1, "misses": 0} and "Warning" not in err
+
+
+def test_a_corrupt_cache_warns_and_recompiles_in_a_fresh_process(tiny, tmp_path):
+    """What a user sees: the warning printed by a process with default filters."""
+    cache = tmp_path / "cache"
+    run_tiny(tiny, cache)
+    files = cache_files(cache)
     assert files
     for k, path in enumerate(files):
         path.write_bytes(os.urandom(97 + k))
-    out, err = finish(python(SIMULATE, cache))
-    assert out == simulate_digest()
-    assert "CacheWarning: uno-env: the cached classic simulate_chunk kernel" in err, err
+    [(run, err)] = run_tiny(tiny, cache)
+    assert run == {"result": 42, "hits": 0, "misses": 1}
+    assert "CacheWarning: uno-env: the cached classic plus_one kernel in" in err, err
     assert "recompiling it" in err
-    out, err = finish(python(SIMULATE, cache))  # replaced: it loads again
-    assert out == simulate_digest() and "compiling" not in err and "Warning" not in err
-
-
-GAME = ("import hashlib; from uno_env import Game; g = Game('classic', 2, seed=5); "
-        "[g.step(g.legal_actions()[0]) for _ in range(30) if not g.is_over]; "
-        "print(hashlib.sha256(repr(g.action_history).encode()).hexdigest())")
-
-
-def game_digest() -> str:
-    g = Game("classic", 2, seed=5)
-    for _ in range(30):
-        if not g.is_over:
-            g.step(g.legal_actions()[0])
-    return hashlib.sha256(repr(g.action_history).encode()).hexdigest()
+    [(again, err)] = run_tiny(tiny, cache)  # replaced: it loads again
+    assert again == {"result": 42, "hits": 1, "misses": 0} and "Warning" not in err
 
 
 def _can_write(path: Path) -> bool:
@@ -236,14 +280,12 @@ def read_only_dir(tmp_path):
         path.chmod(0o755)
 
 
-@pytest.mark.cold
-def test_a_read_only_cache_directory_warns_and_compiles(read_only_dir):
-    """COLD (one compile, not cached). numba alone would cache in the engine's
-    ``__pycache__`` instead, unkeyed by the variant's files; uno-env must not."""
-    in_tree = ROOT / "uno_env" / "engine" / "__pycache__"
-    before = sorted(in_tree.glob("*.nb[ic]"))
-    out, err = finish(python(GAME, read_only_dir))
-    assert out == game_digest()
+def test_a_read_only_cache_directory_warns_and_compiles(tiny, read_only_dir):
+    """numba alone would cache in the ``__pycache__`` next to the kernel's source
+    instead (for the engine: unkeyed by the variant's files); uno-env must not."""
+    [(run, err)] = run_tiny(tiny, read_only_dir)
+    assert run["result"] == 42 and run["hits"] == 0
     assert f"CacheWarning: uno-env: cannot write the kernel cache {read_only_dir}/" in err
     assert "compiles without a disk cache" in err
-    assert sorted(in_tree.glob("*.nb[ic]")) == before and not any(read_only_dir.iterdir())
+    assert not any(read_only_dir.iterdir())
+    assert not list(tiny.rglob("*.nb[ic]"))  # nothing in tiny's __pycache__ either
