@@ -1,5 +1,6 @@
 """Suite-wide hooks: tests of optional extras skip when the extra is missing, and a CI
-run (``CI`` set, as ``.ci/run`` runs) fails if any test was skipped.
+run (``CI`` set, as ``.ci/run`` runs) fails if any test was skipped. Hypothesis runs a
+bounded number of examples, and under CI the same ones every run (profile ``ci``).
 
 A contributor with only ``pip install -e ".[dev]"`` runs every test that needs nothing
 more; the tests of torch/SB3 (``rl`` extra), Ray (``ray``), RLlib (``rllib``) and the
@@ -91,6 +92,27 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
                               f"installs every extra, so each one must run:")
         for line in skips:
             terminalreporter.line(f"  {line}")
+
+
+# --- hypothesis (tests/test_fuzz.py): bounded, and the same examples on every CI run ---
+#: the bounds of both profiles: few examples, so a cold test run stays fast; no
+#: deadline (the first example of a test may load kernels from the cache)
+HYPOTHESIS_BOUNDS = {"max_examples": 20, "stateful_step_count": 30, "deadline": None}
+
+try:
+    from hypothesis import HealthCheck, settings
+except ImportError:  # the "dev" extra is missing; the hypothesis tests skip
+    pass
+else:
+    _quiet = {"suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large]}
+    settings.register_profile("ci", derandomize=True, database=None, print_blob=True,
+                              **HYPOTHESIS_BOUNDS, **_quiet)
+    settings.register_profile("dev", **HYPOTHESIS_BOUNDS, **_quiet)
+    # a longer search by hand: HYPOTHESIS_PROFILE=thorough pytest tests/test_fuzz.py
+    settings.register_profile("thorough", max_examples=500, stateful_step_count=100,
+                              deadline=None, **_quiet)
+    settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE")
+                          or ("ci" if in_ci() else "dev"))
 
 
 # --- compile once, before the workers start -------------------------------------------

@@ -30,6 +30,8 @@ from pathlib import Path
 import numba
 from numba.extending import overload
 
+from uno_env import _cache
+
 #: Options shared by every kernel. ``nogil=True`` lets threads run kernels side by side.
 JIT_OPTIONS = {"nogil": True, "boundscheck": False}
 
@@ -131,14 +133,20 @@ def cache_dir(variant: str) -> str:
 
 def entry_point(py_func, variant: str, **extra):
     """A cached dispatcher of ``py_func`` (a plain Python function of the engine) for
-    one variant: the same code, compiled and cached apart from the other variants'."""
-    options = {**JIT_OPTIONS, "cache": True, **extra}
+    one variant: the same code, compiled and cached apart from the other variants'.
+    An unwritable or corrupt cache warns and compiles instead (``uno_env._cache``)."""
+    path = cache_dir(variant)
+    cached = _cache.writable(path)
+    options = {**JIT_OPTIONS, "cache": cached, **extra}
     previous = numba.config.CACHE_DIR
-    numba.config.CACHE_DIR = cache_dir(variant)  # read once, when the locator is made
+    numba.config.CACHE_DIR = path  # read once, when the locator is made
     try:
-        return numba.njit(**options)(py_func)
+        dispatcher = numba.njit(**options)(py_func)
     finally:
         numba.config.CACHE_DIR = previous
+    if cached:
+        _cache.tolerate_corrupt(dispatcher, f"{variant} {py_func.__name__}")
+    return dispatcher
 
 
 def bind(kernel, *example_args):

@@ -65,6 +65,7 @@ among identical cards, the type whose action is legal.
 """
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -75,6 +76,19 @@ from uno_env.engine.observe import observation_size
 from uno_env.rules import Rules
 
 SIMPLE_MOVES = ("draw", "pass", "challenge", "accept", "uno", "catch")
+
+
+def action_id(action, size: int) -> int:
+    """``action`` as a Python int if it is an integer: a Python or numpy integer, or a
+    0-d integer array (what SB3's ``predict`` returns for one observation); ValueError
+    naming the valid ids for anything else (bools, floats, strings, None). The range
+    is the caller's to check."""
+    if not isinstance(action, (bool, np.bool_)):
+        try:
+            return operator.index(action)
+        except TypeError:
+            pass
+    raise ValueError(f"an action is an integer id 0..{size - 1}, got {action!r}")
 
 
 @dataclass(frozen=True)
@@ -166,7 +180,7 @@ class ActionLayout:
     def decode(self, action: int, side: int = 0, dark=None) -> str:
         """Action id -> move string (docs/rules.md section 1); ``dark``: the match's pairing
         (flip deck)."""
-        a = int(action)
+        a = action_id(action, self.size)
         if not 0 <= a < self.size:
             raise ValueError(f"action {action!r} is out of range 0..{self.size - 1}")
         if a < self.WILD:

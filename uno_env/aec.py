@@ -156,6 +156,9 @@ class raw_env(AECEnv):
     def observe(self, agent):
         if not self._ready:
             raise ValueError("call reset() before observe()")
+        if not isinstance(agent, str) or agent not in self.agent_name_mapping:
+            raise ValueError(f"unknown agent {agent!r}; agents: "
+                             f"{', '.join(self.possible_agents)}")
         game = self.game
         if agent == self.agent_selection and not self.terminations[agent] \
                 and not self.truncations[agent]:
@@ -180,7 +183,7 @@ class raw_env(AECEnv):
         if self.illegal_action == "lose" and not self._legal(action):
             self._lose(agent)
             return
-        code = game.step(int(action))  # ValueError naming the legal moves if illegal
+        code = game.step(action)  # ValueError naming the legal moves if illegal
         self._cumulative_rewards[agent] = 0.0
         if self._rewarded:
             self._clear_rewards()
@@ -200,12 +203,7 @@ class raw_env(AECEnv):
 
     def _legal(self, action) -> bool:
         """Whether ``action`` is a legal move now; a non-integer is a ValueError."""
-        try:
-            a = int(action)
-        except (TypeError, ValueError):
-            raise ValueError(f"an action is an integer 0..{self.layout.size - 1}, got "
-                             f"{action!r}; legal moves: "
-                             f"{', '.join(self.game.legal_moves())}") from None
+        a = self.game._action_id(action)
         return 0 <= a < self.layout.size and bool(self.game._mask[a])
 
     def _lose(self, agent) -> None:

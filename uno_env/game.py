@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from uno_env.actions import action_id
 from uno_env.cards import COLOR_LETTERS
 from uno_env.config import Config, make_config
 from uno_env.engine import codes as C
@@ -23,7 +24,7 @@ from uno_env.engine.rng import shuffle_prefix_py as shuffle_prefix
 from uno_env.engine.state import allocate
 from uno_env.engine.variants import STEP_SEAT_MASK
 from uno_env.replay_format import ReplayMixin
-from uno_env.rules import check_seed
+from uno_env.rules import check_seat, check_seed
 
 _KERNELS: dict = {}
 
@@ -37,6 +38,15 @@ def _kernel(game: "Game"):
         _KERNELS[key] = kernels(cfg.variant).game.bind(
             OP_REFRESH, game._state, 0, cfg.spec, 0, game._mask, game._obs)
     return _KERNELS[key]
+
+
+def _card_list(cards, where: str) -> list:
+    """A scenario's list of cards (``hands[i]``, ``draw_pile``, ``discard``) as a list;
+    ValueError for a string or a non-iterable (a hand of one card is ``["R5"]``)."""
+    if isinstance(cards, (str, bytes)) or not hasattr(cards, "__iter__"):
+        raise ValueError(f"{where}: a list of cards such as ['R5', 'W4'] is expected, "
+                         f"got {cards!r}")
+    return list(cards)
 
 
 class Game(ReplayMixin):
@@ -138,7 +148,8 @@ class Game(ReplayMixin):
                       side: str = "light", **rules) -> "Game":
         """Set up any position at the start of ``current``'s turn.
 
-        ``hands`` lists each seat's cards (the number of players is ``len(hands)``);
+        ``hands`` lists each seat's cards (the number of players is ``len(hands)``;
+        every seat holds at least one card: a player with none has already won);
         ``top`` is the discard pile's top card and ``color`` the colour in force when it
         is a wild; ``draw_pile`` lists cards top first; ``discard`` older discards,
         bottom first. Cards of the deck not listed go to the bottom of the draw pile in
@@ -148,13 +159,14 @@ class Game(ReplayMixin):
         the listed cards fix their own pairings and the rest of the deck is paired from
         ``seed``; ``side`` is ``"light"`` or ``"dark"`` (the side in play), and
         ``color`` names a colour of that side. ``top`` is required there (no default)."""
-        if not hands or not isinstance(hands, (list, tuple)):
-            raise ValueError("hands must be a list with one list of cards per seat")
+        if not isinstance(hands, (list, tuple)) or not hands:
+            raise ValueError(f"hands must be a list with one list of cards per seat, got "
+                             f"{hands!r}")
         game = cls.__new__(cls)
         game.config = make_config(preset, len(hands), **rules)
         game._setup()
         game.seed = check_seed(seed)
-        if side not in ("light", "dark"):
+        if not isinstance(side, str) or side not in ("light", "dark"):
             raise ValueError(f"side must be 'light' or 'dark', got {side!r}")
         if side == "dark" and not game._double_sided:
             raise ValueError(f"side='dark' needs the flip deck (preset 'flip'), not "
@@ -164,8 +176,9 @@ class Game(ReplayMixin):
                 raise ValueError("top: name the discard pile's top card, light side "
                                  "first, e.g. top='R5|P7'")
             top = "R0"
-        game._load_scenario(hands, top, color, draw_pile or [], discard or [], current,
-                            direction, int(side == "dark"))
+        game._load_scenario(hands, top, color, [] if draw_pile is None else draw_pile,
+                            [] if discard is None else discard, current, direction,
+                            int(side == "dark"))
         return game
 
     def _load_scenario(self, hands, top, color, draw_pile, discard, current, direction,
@@ -177,10 +190,9 @@ class Game(ReplayMixin):
         dark = np.full(deck.num_types, -1, np.int16)
         dark_left = {int(f): int(n) for f, n in zip(*np.unique(deck.type_face[:, 1],
                                                                  return_counts=True))}
-        n_players = cfg.num_players
-        if not isinstance(current, (int, np.integer)) or not 0 <= current < n_players:
-            raise ValueError(f"current must be a seat 0..{n_players - 1}, got {current!r}")
-        if direction not in (1, -1):
+        current = check_seat(current, cfg.num_players, "current")
+        if isinstance(direction, (bool, np.bool_)) \
+                or not isinstance(direction, (int, np.integer)) or direction not in (1, -1):
             raise ValueError(f"direction must be 1 or -1, got {direction!r}")
         left = deck.type_count.copy()
 
@@ -228,12 +240,18 @@ class Game(ReplayMixin):
             return t
 
         for seat, cards in enumerate(hands):
-            for card in cards:
+            for card in _card_list(cards, f"hand {seat}"):
                 t = take(card, f"hand {seat}")
                 st.hands[0, seat, t] += 1
                 st.hand_size[0, seat] += 1
-        pile = [take(c, "discard") for c in discard] + [take(top, "top")]
-        listed = [take(c, "draw_pile") for c in draw_pile]
+            if not st.hand_size[0, seat]:
+                # docs/rules.md 2.10: a player with no cards has won; the round is over
+                raise ValueError(f"hand {seat} is empty: a player with no cards left has "
+                                 f"already won the round (docs/rules.md 2.10), so a game "
+                                 f"in play gives every seat at least one card")
+        pile = [take(c, "discard") for c in _card_list(discard, "discard")] \
+            + [take(top, "top")]
+        listed = [take(c, "draw_pile") for c in _card_list(draw_pile, "draw_pile")]
         rest = np.repeat(np.arange(deck.num_types, dtype=np.int16), left)
         st.rng[0] = seed_stream(self.seed, 0)
         if flip:  # the cards not listed are paired from the seed
@@ -263,12 +281,13 @@ class Game(ReplayMixin):
         face = deck.type_face[pile[-1], 0] if side == 0 else st.dark_face[0, pile[-1]]
         if deck.face_color[face] == C.NO_COLOR:
             letters = COLOR_LETTERS[4 * side: 4 * side + 4]
-            if color is None or color not in letters:
+            if not isinstance(color, str) or len(color) != 1 or color not in letters:
                 raise ValueError(f"top card {top!r} is a wild: name the colour in force "
                                  f"with color= one of {', '.join(letters)}")
             info[C.I_COLOR] = COLOR_LETTERS.index(color)
         else:
-            if color is not None and color != COLOR_LETTERS[deck.face_color[face]]:
+            if color is not None and (not isinstance(color, str)
+                                      or color != COLOR_LETTERS[deck.face_color[face]]):
                 raise ValueError(f"color={color!r} contradicts the top card {top!r}")
             info[C.I_COLOR] = deck.face_color[face]
         info[C.I_PHASE] = C.PHASE_PLAY
@@ -299,10 +318,7 @@ class Game(ReplayMixin):
         Knowledge only the history gives (a hand shown after a challenge, a card given
         by Shanks, a hand given away in a 7-0 swap) is ignored: see
         ``uno_env.engine.determinize`` for the exact list."""
-        n = self.num_players
-        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) \
-                or not 0 <= seat < n:
-            raise ValueError(f"seat must be a seat 0..{n - 1}, got {seat!r}")
+        seat = check_seat(seat, self.num_players)
         seed = check_seed(seed)
         other = self.clone()
         rng = np.array([seed_stream(seed, int(seat))], np.uint64)
@@ -343,6 +359,7 @@ class Game(ReplayMixin):
     def step(self, action: int) -> int:
         """Apply a legal action id; ValueError (state unchanged) when it is not legal.
         Returns ``variants.step_and_mask``'s code: the next seat OR ``STEP_*`` bits."""
+        action = self._action_id(action)
         if not 0 <= action < len(self._mask) or not self._mask[action]:
             raise ValueError(
                 f"{self._describe(action)} is not legal for player {self.current_player} "
@@ -353,6 +370,15 @@ class Game(ReplayMixin):
                             self._obs)
         self._current = code & STEP_SEAT_MASK
         return code
+
+    def _action_id(self, action) -> int:
+        """``action`` as an int (``actions.action_id``); ValueError naming the legal
+        moves for a non-integer."""
+        try:
+            return action_id(action, len(self._mask))
+        except ValueError as err:
+            raise ValueError(f"{err}; legal moves: {', '.join(self.legal_moves())}") \
+                from None
 
     @property
     def history(self) -> list[tuple[int, str]]:
@@ -379,6 +405,7 @@ class Game(ReplayMixin):
 
     def observe(self, seat: int) -> np.ndarray:
         """``seat``'s observation vector (``uno_env.engine.observe``); a fresh copy."""
+        seat = check_seat(seat, self.num_players)
         if seat == self._current:  # the cached observation is the current decider's
             return self._obs.copy()
         self._kernel(OP_OBSERVE, self._state, 0, self.config.spec, seat, self._mask,
@@ -400,7 +427,7 @@ class Game(ReplayMixin):
 
     def hand(self, seat: int) -> list[str]:
         """Cards in ``seat``'s hand, in deck order."""
-        counts = self._state.hands[0, seat]
+        counts = self._state.hands[0, check_seat(seat, self.num_players)]
         return [self._name(t) for t in np.flatnonzero(counts) for _ in range(counts[t])]
 
     @property

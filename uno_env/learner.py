@@ -39,6 +39,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 
+from uno_env.actions import action_id
 from uno_env.config import make_config
 from uno_env.engine import codes as C
 from uno_env.engine import learner as K
@@ -208,13 +209,18 @@ class LearnerBatch:
         lb = self._lb
         bad = self._call(K.OP_STEP, actions=actions)
         if bad >= 0:
-            side = int(self._state.info[bad, C.I_SIDE])
-            dark = self._state.dark_face[bad] if self.config.deck.double_sided else None
-            legal = [self.layout.decode(a, side, dark) for a in np.flatnonzero(lb.mask[bad])]
             raise ValueError(f"action {int(actions[bad])} is not legal in game {bad}; legal "
-                             f"moves: {', '.join(legal)}. No game was stepped.")
+                             f"moves: {', '.join(self._legal_moves(bad))}. No game was "
+                             f"stepped.")
         self._run_externals()
         return lb.obs, lb.mask, lb.reward, lb.terminated, lb.truncated
+
+    def _legal_moves(self, g: int) -> list[str]:
+        """The learner's legal moves in game ``g``, as move strings."""
+        side = int(self._state.info[g, C.I_SIDE])
+        dark = self._state.dark_face[g] if self.config.deck.double_sided else None
+        legal = np.flatnonzero(self._lb.mask[g])
+        return [self.layout.decode(a, side, dark) for a in legal]
 
     def _run_externals(self) -> None:
         """Let the Python opponents decide, in batches, until every game waits for the
@@ -305,10 +311,9 @@ class SingleAgentEnv(gymnasium.Env):
             action = self.config.layout.encode(action, int(st.info[0, C.I_SIDE]), dark,
                                                self.batch.mask[0])
         try:
-            a = int(action)
-        except (TypeError, ValueError):
-            raise ValueError(f"an action is an integer 0..{self.action_space.n - 1} or a "
-                             f"move string, got {action!r}") from None
+            a = action_id(action, self.action_space.n)
+        except ValueError as err:
+            raise ValueError(f"{err}, or a move string such as 'R5'") from None
         if not (0 <= a < self.action_space.n and self.batch.mask[0, a]) \
                 and self.illegal_action == "lose":
             self._forfeited = True
@@ -316,6 +321,9 @@ class SingleAgentEnv(gymnasium.Env):
             info["action_mask"][:] = 0
             info["illegal_action"] = True
             return self.batch.obs[0].copy(), self.illegal_reward, True, False, info
+        if not 0 <= a < self.action_space.n:  # "raise" (and no int64 for the kernel)
+            raise ValueError(f"action {a} is out of range 0..{self.action_space.n - 1}; "
+                             f"legal moves: {', '.join(self.batch._legal_moves(0))}")
         obs, _, reward, terminated, truncated = self.batch.step(np.array([a], np.int64))
         return (obs[0].copy(), float(reward[0]), bool(terminated[0]), bool(truncated[0]),
                 self._info())

@@ -131,6 +131,13 @@ class Rules:
         """One Piece flags need its deck; house rules that its kernels do not implement
         are refused by name (docs/rules.md 6; engine/onepiece.py)."""
         op_flags = ("onepiece_cards", "challenge", "shanks_give", "bbd_challenge")
+        cards = self.onepiece_cards
+        # checked first, whatever the deck: comparing a numpy value with the default
+        # tuple below would be element-wise
+        if not isinstance(cards, tuple) or len(cards) != 4 or any(
+                isinstance(n, bool) or not isinstance(n, (int, np.integer)) for n in cards):
+            raise ValueError(f"onepiece_cards must be a tuple of four integers (copies of "
+                             f"SHK, BBD, ACE, HAN), got {cards!r}")
         if self.deck != "onepiece110":
             used = [n for n in op_flags if getattr(self, n) != getattr(_DEFAULTS, n)]
             if self.scoring == "elimination":
@@ -139,11 +146,6 @@ class Rules:
                 raise ValueError(f"rule flag(s) {', '.join(used)} apply to the One Piece "
                                  f"deck only; use preset 'onepiece' or deck='onepiece110'")
             return
-        cards = self.onepiece_cards
-        if not isinstance(cards, tuple) or len(cards) != 4 or any(
-                isinstance(n, bool) or not isinstance(n, (int, np.integer)) for n in cards):
-            raise ValueError(f"onepiece_cards must be a tuple of four integers (copies of "
-                             f"SHK, BBD, ACE, HAN), got {cards!r}")
         from uno_env.cards import onepiece_deck
         onepiece_deck(*map(int, cards))  # raises on bad counts
         unsupported = [n for n in ONEPIECE_UNSUPPORTED
@@ -280,6 +282,14 @@ def check_num_players(num_players) -> int:
     return int(num_players)
 
 
+def check_seat(seat, num_players: int, name: str = "seat") -> int:
+    """A seat is an integer 0..num_players-1 (not a bool); ValueError naming the range."""
+    if isinstance(seat, (bool, np.bool_)) or not isinstance(seat, (int, np.integer)) \
+            or not 0 <= seat < num_players:
+        raise ValueError(f"{name} must be a seat 0..{num_players - 1}, got {seat!r}")
+    return int(seat)
+
+
 def check_seed(seed) -> int:
     """Seeds are non-negative integers below 2**63 (None is left to the caller)."""
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) \
@@ -289,7 +299,7 @@ def check_seed(seed) -> int:
 
 
 def _choice(name, value, valid):
-    if value not in valid:
+    if not isinstance(value, str) or value not in valid:
         raise ValueError(f"rule {name!r} must be one of {', '.join(map(repr, valid))}, "
                          f"got {value!r}")
 

@@ -28,6 +28,9 @@ def as_actions(actions, num_envs: int) -> np.ndarray:
     if actions.shape != (num_envs,) or not np.issubdtype(actions.dtype, np.integer):
         raise ValueError(f"actions must be an integer array of shape ({num_envs},), got "
                          f"{actions.dtype} {actions.shape}")
+    if actions.dtype == np.uint64 and num_envs and actions.max() > np.iinfo(np.int64).max:
+        # as int64 it would wrap round to a negative id, and be reported as that
+        raise ValueError(f"actions are action ids; {int(actions.max())} is none")
     return actions.astype(np.int64, copy=False)
 
 
