@@ -39,6 +39,7 @@ LAYERS = [
     ["observe", "determinize"],
     ["policies"],
     ["batch", "learner"],
+    ["search"],
     ["entry"],
 ]
 LAYER_OF = {name: k for k, names in enumerate(LAYERS) for name in names}

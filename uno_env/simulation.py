@@ -20,6 +20,7 @@ from uno_env.config import make_config
 from uno_env.engine.batch import STAT_NAMES, STAT_SLOTS
 from uno_env.engine.entry import kernels
 from uno_env.engine.policies import AGENT_CODES
+from uno_env.engine.search import agent_code, is_search_name
 from uno_env.engine.state import allocate
 from uno_env.rules import check_seed
 
@@ -99,11 +100,12 @@ def _agent_codes(agents, num_players) -> np.ndarray:
     if len(agents) != num_players:
         raise ValueError(f"agents must name one agent per seat ({num_players}), got "
                          f"{len(agents)}: {agents}")
-    unknown = sorted({a for a in agents if a not in AGENT_CODES})
+    unknown = sorted({a for a in agents if not isinstance(a, str) or agent_code(a) is None})
     if unknown:
         raise ValueError(f"unknown agent(s) {unknown}; simulate runs the numba agents "
-                         f"{', '.join(AGENT_CODES)}")
-    return agents, np.array([AGENT_CODES[a] for a in agents], np.int64)
+                         f"{', '.join(AGENT_CODES)} and the search agent mcts "
+                         f"(mcts:BUDGET, e.g. mcts:400)")
+    return agents, np.array([agent_code(a) for a in agents], np.int64)
 
 
 def simulate(preset: str = "classic", num_players: int = 4, agents=("random",),
@@ -112,7 +114,9 @@ def simulate(preset: str = "classic", num_players: int = 4, agents=("random",),
     """Play ``num_games`` whole games (matches when ``target_score > 0``) in numba.
 
     Args:
-        agents: one agent name per seat (a single name is used for every seat).
+        agents: one agent name per seat (a single name is used for every seat): the
+            numba agents ``random``, ``greedy``, ``heuristic`` and the search agent
+            ``mcts`` (``mcts:400`` for 400 rollouts a decision; ``uno_env.engine.search``).
         threads: worker threads (default: all cores). Results do not depend on it.
         first_game: index of the first game (to split a run into parts).
     """
@@ -135,7 +139,10 @@ def simulate(preset: str = "classic", num_players: int = 4, agents=("random",),
     steps = np.empty(num_games, np.int32)
     points = np.empty((num_games, cfg.num_players), np.int32)
     stats = np.empty((num_games, len(STAT_SLOTS)), np.int64)
-    simulate_chunk = kernels(cfg.variant).simulate
+    search = any(is_search_name(a) for a in names)
+    # the search agent has its own entry point: the plain one never compiles it
+    simulate_chunk = kernels(cfg.variant).simulate_search if search \
+        else kernels(cfg.variant).simulate
     # Games are split into chunks played by `threads` Python threads: the kernel releases
     # the GIL, and each game is dealt from its own index, so the split changes nothing.
     # (A numba `parallel=True` kernel would double the first-run compile.)
@@ -146,8 +153,9 @@ def simulate(preset: str = "classic", num_players: int = 4, agents=("random",),
         lo, hi = bound
         st = allocate(hi - lo, cfg.num_players, cfg.deck.num_types, cfg.deck.num_cards,
                       cfg.deck.double_sided)
+        extra = (np.zeros(hi - lo, np.uint64),) if search else ()
         simulate_chunk(st, cfg.spec, codes, np.uint64(seed), first_game + lo, STAT_SLOTS,
-                       winner[lo:hi], turns[lo:hi], steps[lo:hi], points[lo:hi],
+                       *extra, winner[lo:hi], turns[lo:hi], steps[lo:hi], points[lo:hi],
                        stats[lo:hi])
 
     start = time.perf_counter()
