@@ -44,6 +44,8 @@ from uno_env.engine import codes as C
 from uno_env.engine import learner as K
 from uno_env.engine.entry import kernels
 from uno_env.engine.policies import AGENT_CODES
+from uno_env.engine.rng import seed_stream_py
+from uno_env.engine.search import SEARCH_SALT
 from uno_env.engine.state import allocate
 from uno_env.rules import check_seed
 from uno_env.vector import as_actions
@@ -346,14 +348,16 @@ class SingleAgentEnv(gymnasium.Env):
 def evaluate(agent, opponents: Any = "random", num_games: int = 10_000,
              preset: str = "classic", num_players: int = 4, seed: int = 0,
              seat: int | str = "random", batch: int = 1024, **rules) -> dict:
-    """Play ``agent`` (an object with ``act_batch``) in games ``0 .. num_games - 1`` of
+    """Play ``agent`` (an object with ``act_batch``, or a search agent such as
+    ``agents.MCTSAgent``, which searches each game's position inside numba) in games ``0 .. num_games - 1`` of
     ``seed`` against ``opponents`` (as in ``LearnerBatch``). Returns a dict: ``games``,
     ``wins``, ``truncated``, ``win_rate`` with its 95% Wilson interval ``ci``, and
     ``mean_reward`` (the learner's return per game). Every agent evaluated with the same
     seed meets the same deals, so two agents can be compared game by game."""
     from uno_env.stats import wilson
 
-    if not callable(getattr(agent, "act_batch", None)):
+    search_code = getattr(agent, "search_code", None)  # a search agent (agents.MCTSAgent)
+    if search_code is None and not callable(getattr(agent, "act_batch", None)):
         raise ValueError(f"agent must have act_batch(observations, masks), got {agent!r}")
     if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)) \
             or num_games < 1:
@@ -367,9 +371,19 @@ def evaluate(agent, opponents: Any = "random", num_games: int = 10_000,
         obs, mask = lb.reset(first_game=lo)
         actions = np.zeros(size, np.int64)
         returns = np.zeros(size)
+        if search_code is not None:
+            # the search reads the position: each game searches from a stream of its own
+            search = kernels(lb.config.variant).search
+            streams = np.array([seed_stream_py(int(seed) ^ int(SEARCH_SALT), lo + g)
+                                for g in range(size)], np.uint64)
         while not (done := lb.done).all():
             rows = np.flatnonzero(~done)
-            actions[rows] = agent.act_batch(obs[rows], mask[rows])
+            if search_code is None:
+                actions[rows] = agent.act_batch(obs[rows], mask[rows])
+            else:
+                for g in rows:
+                    actions[g] = search(lb._state, int(g), lb.config.spec, search_code,
+                                        streams, int(g))
             obs, mask, reward, _, _ = lb.step(actions)
             returns += reward
         winner = lb._state.info[:, C.I_MATCH_WINNER]
