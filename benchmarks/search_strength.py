@@ -27,7 +27,7 @@ import numpy as np
 
 from agents import MCTSAgent
 from uno_env import Game
-from uno_env.simulate import simulate
+from uno_env import simulate
 from uno_env.stats import wilson
 
 

@@ -13,7 +13,7 @@ from uno_env import Game
 from uno_env.engine.search import (DEFAULT_BUDGET, agent_code, mcts_code,
                                    parse_search_name)
 from uno_env.rules import PRESETS
-from uno_env.simulate import simulate
+from uno_env import simulate
 from uno_env.tournament import tournament
 
 

@@ -276,7 +276,7 @@ def play_search_game(st, g, sp, seat_agents, seed, index, mask, obs, rng):
 def simulate_search_chunk(st, sp, seat_agents, seed, first_index, stat_slots, rng,
                           out_winner, out_turns, out_steps, out_points, out_stats):
     """``batch.simulate_chunk`` when a seat is a search agent (the ``simulate_search``
-    entry point, ``parallel=True``); ``rng`` (uint64[B]) holds the games' search
+    entry point; ``simulate`` runs chunks of games on threads); ``rng`` (uint64[B]) holds the games' search
     streams."""
     num_actions = sp.layout[C.L_SIZE]
     obs_size = sp.layout[C.L_OBS_SIZE]
