@@ -21,9 +21,11 @@ from __future__ import annotations
 import numpy as np
 
 from agents.baselines import Agent, _split
+from uno_env.engine.batch import STAT_SLOTS
 from uno_env.engine.entry import kernels
 from uno_env.engine.rng import seed_stream_py
-from uno_env.engine.search import DEFAULT_BUDGET, mcts_code
+from uno_env.engine.search import (DEFAULT_BUDGET, DEFAULT_ROLLOUT, OP_DECIDE,
+                                   mcts_code)
 from uno_env.game import Game
 
 
@@ -49,17 +51,24 @@ class MCTSAgent(Agent):
 
     name = "mcts"
 
-    def __init__(self, config=None, budget: int = DEFAULT_BUDGET, rollout: str = "greedy",
+    def __init__(self, config=None, budget: int = DEFAULT_BUDGET,
+                 rollout: str = DEFAULT_ROLLOUT,
                  mode: str = "flat", seed=None):
         super().__init__(config)
         self.search_code = mcts_code(budget, rollout, mode)
         self.budget, self.rollout, self.mode = budget, rollout, mode
-        self.kernel = "mcts" + "".join(f"-{w}" for w, d in ((rollout, "greedy"),
+        self.kernel = "mcts" + "".join(f"-{w}" for w, d in ((rollout, DEFAULT_ROLLOUT),
                                                              (mode, "flat")) if w != d) \
             + f":{budget}"
         self._rng = np.array([seed_stream_py(0 if seed is None else int(seed), 0)],
                              np.uint64)
         self._search = kernels(self.config.variant).search
+        self._codes = np.array([self.search_code], np.int64)
+        # OP_DECIDE does not write simulate's outputs: empty arrays of their types
+        self._no_output = (np.zeros(0, np.int32), np.zeros(0, np.int32),
+                           np.zeros(0, np.int32),
+                           np.zeros((0, self.config.num_players), np.int32),
+                           np.zeros((0, len(STAT_SLOTS)), np.int64))
         self.game: Game | None = None
 
     def attach(self, target) -> "MCTSAgent":
@@ -72,14 +81,29 @@ class MCTSAgent(Agent):
                              f"{self.config.num_players} players; the game is "
                              f"{game.config.preset!r} with {game.num_players}")
         self.game = game
+        self._follow(game)
         return self
+
+    def _follow(self, game: Game) -> None:
+        """Start following ``game`` from its current position, with no belief."""
+        self._watched_game, self._watched_log = game, game._actions
+        self._watched = game.clone()._state
+        self._seen = len(game._actions)
+        self.belief = np.zeros(game._state.hands.shape[1:], np.uint8)
 
     def act_game(self, game: Game) -> int:
         """The search's action for ``game``'s current decider (the game is unchanged)."""
         if game.is_over:
             raise ValueError("no legal action: the episode is over for this agent")
-        return int(self._search(game._state, 0, game.config.spec, self.search_code,
-                                self._rng, 0))
+        if getattr(self, "_watched_game", None) is not game or \
+                self._watched_log is not game._actions:
+            self._follow(game)   # another game, or this one was reset (a new log)
+        moves = np.array([a for _, a, _ in game._actions[self._seen:]], np.int64)
+        self._seen = len(game._actions)
+        out = self._no_output
+        return int(self._search(OP_DECIDE, game._state, self._watched, game.config.spec,
+                                self._codes, np.uint64(0), 0, STAT_SLOTS, self._rng,
+                                self.belief, moves, *out))
 
     def act(self, observation, action_mask=None) -> int:
         if self.game is None:

@@ -37,7 +37,7 @@ LAYERS = [
     ["classic", "house", "flip", "onepiece"],
     ["variants"],
     ["observe", "determinize"],
-    ["policies"],
+    ["policies", "belief"],
     ["batch", "learner"],
     ["search"],
     ["entry"],

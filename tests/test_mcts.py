@@ -29,8 +29,9 @@ def _position(preset, num_players, seed, moves):
 
 
 def test_names():
-    assert parse_search_name("mcts") == (DEFAULT_BUDGET, "greedy", "flat")
-    assert parse_search_name("mcts:400") == (400, "greedy", "flat")
+    assert parse_search_name("mcts") == (DEFAULT_BUDGET, "heuristic", "flat")
+    assert parse_search_name("mcts:400") == (400, "heuristic", "flat")
+    assert parse_search_name("mcts-greedy:7") == (7, "greedy", "flat")
     assert parse_search_name("mcts-random-ucb:9") == (9, "random", "ucb")
     assert parse_search_name("greedy") is None
     assert agent_code("greedy") == 1 and agent_code("mcts:5") == mcts_code(5)
@@ -132,3 +133,45 @@ def test_tournament_and_evaluate_by_name():
     bot = MCTSAgent(uno_env.make_config("classic", 2), budget=6)
     out = evaluate(bot, "greedy", num_games=4, num_players=2, seed=0)
     assert out["games"] == 4 and 0 <= out["wins"] <= 4
+
+
+def test_a_player_who_draws_instead_of_playing_is_believed_to_hold_nothing_playable():
+    """The belief of ``mcts`` (``engine/belief.py``): seat 0 draws on a red 5 and keeps
+    the card watching the game then bans, for seat 0, exactly the
+    card types that were playable (reds, fives, wilds), and nothing for the others. A
+    Draw Two given to seat 0 later clears it (cards it cannot see into)."""
+    g = Game.from_scenario(hands=[["B3", "G7", "Y1"], ["R1", "Y2", "B9"],
+                                  ["RD2", "G4", "Y3"]], top="R5", draw_pile=["G2"])
+    deck = g.config.deck
+    playable = {t for t in range(deck.num_types)
+                if deck.type_name(t)[0] in "RW" or deck.type_name(t)[1:] == "5"}
+    bot = MCTSAgent(g.config, budget=4, seed=0).attach(g)
+    g.play("draw")                       # G2 cannot be played: the turn passes
+    bot.act_game(g)                      # seat 1 decides: the belief catches up
+    assert set(np.flatnonzero(bot.belief[0]).tolist()) == playable
+    assert not bot.belief[1].any() and not bot.belief[2].any()
+    g.play("R1")
+    g.play("RD2")                        # seat 0 draws two and loses its turn
+    assert g.current_player == 1 and g.hand_sizes[0] == 6
+    bot.act_game(g)
+    assert not bot.belief.any()
+
+
+def test_search_benchmark_runs_and_plots(tmp_path):
+    """``benchmarks/search.py`` end to end at a tiny size (classic only): every row,
+    the speed figures, the JSON and the budget plot."""
+    import importlib.util
+    import json
+    import pathlib
+    path = pathlib.Path(__file__).resolve().parents[1] / "benchmarks" / "search.py"
+    spec = importlib.util.spec_from_file_location("search_benchmark", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    out, fig = tmp_path / "s.json", tmp_path / "s.png"
+    bench.main(["--games", "4", "--budgets", "2,4", "--variants", "", "--python-games",
+                "2", "--speed-positions", "2", "--json", str(out), "--plot", str(fig)])
+    data = json.loads(out.read_text())
+    assert len(data["rows"]) == 2 * 3 + 1 and len(data["speed"]) == 4
+    assert all(0 <= r["win_rate"] <= 1 and r["ci"][0] <= r["win_rate"] <= r["ci"][1]
+               for r in data["rows"])
+    assert fig.stat().st_size > 1000

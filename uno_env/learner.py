@@ -42,10 +42,11 @@ import numpy as np
 from uno_env.config import make_config
 from uno_env.engine import codes as C
 from uno_env.engine import learner as K
+from uno_env.engine.batch import STAT_SLOTS
 from uno_env.engine.entry import kernels
 from uno_env.engine.policies import AGENT_CODES
 from uno_env.engine.rng import seed_stream_py
-from uno_env.engine.search import SEARCH_SALT
+from uno_env.engine.search import OP_DECIDE, SEARCH_SALT
 from uno_env.engine.state import allocate
 from uno_env.rules import check_seed
 from uno_env.vector import as_actions
@@ -376,14 +377,22 @@ def evaluate(agent, opponents: Any = "random", num_games: int = 10_000,
             search = kernels(lb.config.variant).search
             streams = np.array([seed_stream_py(int(seed) ^ int(SEARCH_SALT), lo + g)
                                 for g in range(size)], np.uint64)
+            # the opponents move inside the learner kernel, unseen: no belief here
+            codes = np.array([search_code], np.int64)
+            no_belief = np.zeros(lb._state.hands.shape[1:], np.uint8)
+            no_moves = np.zeros(0, np.int64)
+            no_output = (np.zeros(0, np.int32), np.zeros(0, np.int32),
+                         np.zeros(0, np.int32), np.zeros((0, lb.config.num_players), np.int32),
+                         np.zeros((0, len(STAT_SLOTS)), np.int64))
         while not (done := lb.done).all():
             rows = np.flatnonzero(~done)
             if search_code is None:
                 actions[rows] = agent.act_batch(obs[rows], mask[rows])
             else:
                 for g in rows:
-                    actions[g] = search(lb._state, int(g), lb.config.spec, search_code,
-                                        streams, int(g))
+                    actions[g] = search(OP_DECIDE, lb._state, lb._state, lb.config.spec,
+                                        codes, np.uint64(0), int(g), STAT_SLOTS, streams,
+                                        no_belief, no_moves, *no_output)
             obs, mask, reward, _, _ = lb.step(actions)
             returns += reward
         winner = lb._state.info[:, C.I_MATCH_WINNER]

@@ -8,6 +8,7 @@ are identical on 1 thread and on all of them.
 """
 from __future__ import annotations
 
+import functools
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -20,7 +21,7 @@ from uno_env.config import make_config
 from uno_env.engine.batch import STAT_NAMES, STAT_SLOTS
 from uno_env.engine.entry import kernels
 from uno_env.engine.policies import AGENT_CODES
-from uno_env.engine.search import agent_code, is_search_name
+from uno_env.engine.search import OP_SIMULATE, agent_code, is_search_name
 from uno_env.engine.state import allocate
 from uno_env.rules import check_seed
 
@@ -141,8 +142,9 @@ def simulate(preset: str = "classic", num_players: int = 4, agents=("random",),
     stats = np.empty((num_games, len(STAT_SLOTS)), np.int64)
     search = any(is_search_name(a) for a in names)
     # the search agent has its own entry point: the plain one never compiles it
-    simulate_chunk = kernels(cfg.variant).simulate_search if search \
-        else kernels(cfg.variant).simulate
+    simulate_chunk = kernels(cfg.variant).simulate
+    if search:
+        simulate_chunk = functools.partial(search_simulate_chunk, kernels(cfg.variant).search)
     # Games are split into chunks played by `threads` Python threads: the kernel releases
     # the GIL, and each game is dealt from its own index, so the split changes nothing.
     # (A numba `parallel=True` kernel would double the first-run compile.)
@@ -153,9 +155,8 @@ def simulate(preset: str = "classic", num_players: int = 4, agents=("random",),
         lo, hi = bound
         st = allocate(hi - lo, cfg.num_players, cfg.deck.num_types, cfg.deck.num_cards,
                       cfg.deck.double_sided)
-        extra = (np.zeros(hi - lo, np.uint64),) if search else ()
         simulate_chunk(st, cfg.spec, codes, np.uint64(seed), first_game + lo, STAT_SLOTS,
-                       *extra, winner[lo:hi], turns[lo:hi], steps[lo:hi], points[lo:hi],
+                       winner[lo:hi], turns[lo:hi], steps[lo:hi], points[lo:hi],
                        stats[lo:hi])
 
     start = time.perf_counter()
@@ -169,6 +170,15 @@ def simulate(preset: str = "classic", num_players: int = 4, agents=("random",),
     counters = {name: stats[:, k] for k, name in enumerate(STAT_NAMES)}
     return SimResult(preset, cfg.num_players, names, seed, winner, turns, steps, points,
                      counters, elapsed, threads)
+
+
+def search_simulate_chunk(search, st, spec, codes, seed, first_index, stat_slots, *out):
+    """A chunk of games with search agents: the ``search`` entry point's
+    ``OP_SIMULATE`` (``engine.search.search_kernel``) with the arguments of
+    ``batch.simulate_chunk``."""
+    search(OP_SIMULATE, st, st, spec, codes, seed, first_index, stat_slots,
+           np.zeros(st.info.shape[0], np.uint64), np.zeros(st.hands.shape[1:], np.uint8),
+           np.zeros(0, np.int64), *out)
 
 
 def cpu_count() -> int:

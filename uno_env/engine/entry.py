@@ -11,9 +11,8 @@ entry point     kernel                      called by
 ``policy``      ``policies.policy_batch``   the greedy and heuristic Python agents
 ``determinize`` ``determinize.              ``Game.determinize``
                 determinize_kernel``
-``search``      ``search.search_kernel``    the ``mcts`` Python agent (one decision)
-``simulate_     ``search.simulate_search_   ``simulate`` when a seat is ``mcts``
-search``        chunk``
+``search``      ``search.search_kernel``    the ``mcts`` Python agent (one decision),
+                                            ``simulate`` when a seat is ``mcts``
 ==============  ==========================  ============================================
 
 The search kernels (``determinize``, and those of ``engine.search``) are entry points
@@ -46,7 +45,6 @@ ENTRY_POINTS = {
     "policy": (policies.policy_batch, {}),
     "determinize": (determinize.determinize_kernel, {}),
     "search": (search.search_kernel, {}),
-    "simulate_search": (search.simulate_search_chunk, {}),
 }
 
 #: set UNO_ENV_QUIET=1 to silence the first-compile notices
