@@ -1,4 +1,5 @@
-"""UNO agents: the baselines ``RandomAgent``, ``GreedyAgent``, ``HeuristicAgent``, and
+"""UNO agents: the baselines ``RandomAgent``, ``GreedyAgent``, ``HeuristicAgent``,
+``MCTSAgent`` (the search agent ``mcts``, attached to the game it plays in), and
 ``PPOAgent`` (a trained policy network run in numpy; ``agents.train`` trains one).
 
     >>> import uno_env, agents
@@ -14,9 +15,10 @@ The greedy and heuristic agents call the numba policy kernels of
 from agents.baselines import (AGENTS, Agent, GreedyAgent, HeuristicAgent, RandomAgent,
                               make_agent)
 from agents.ppo import PPOAgent, shipped_models
+from agents.search import MCTSAgent
 
-__all__ = ["AGENTS", "Agent", "GreedyAgent", "HeuristicAgent", "PPOAgent", "RandomAgent",
-           "make_agent", "shipped_models"]
+__all__ = ["AGENTS", "Agent", "GreedyAgent", "HeuristicAgent", "MCTSAgent", "PPOAgent",
+           "RandomAgent", "make_agent", "shipped_models"]
 
 
 def _load_model(spec, config, seed=None):
@@ -37,7 +39,12 @@ def register() -> None:
     for name in shipped_models():
         registry.register_agent(name, lambda config, seed=None, _n=name:
                                 _load_model(_n, config, seed), configured=True)
+    registry.register_agent("mcts", lambda config, seed=None:
+                            make_agent("mcts", config, seed=seed))
     registry.register_resolver(lambda spec: (
         (lambda config, seed=None: _load_model(spec, config, seed))
         if spec.endswith(".npz") else None))
+    registry.register_resolver(lambda spec: (
+        (lambda config, seed=None: make_agent(spec, config, seed=seed))
+        if spec.startswith("mcts") else None))
     registry.register_policy(PPOAgent)

@@ -169,10 +169,18 @@ AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "heuristic": HeuristicAg
 
 
 def make_agent(name: str, config=None, seed=None) -> Agent:
-    """An agent by name ("random", "greedy", "heuristic") for a configuration
+    """An agent by name ("random", "greedy", "heuristic", or the search agent "mcts",
+    "mcts:400" ...: ``agents.search.MCTSAgent``) for a configuration
     (``uno_env.make_config(...)``) or an environment."""
+    from uno_env.engine.search import parse_search_name
+    search = parse_search_name(name)
+    if search is not None:
+        from agents.search import MCTSAgent
+        budget, rollout, mode = search
+        return MCTSAgent(config, budget, rollout, mode, seed=seed)
     if name not in AGENTS:
-        raise ValueError(f"unknown agent {name!r}; choose one of {', '.join(AGENTS)}")
+        raise ValueError(f"unknown agent {name!r}; choose one of {', '.join(AGENTS)}, "
+                         f"mcts (mcts:BUDGET)")
     if name == "random":
         return RandomAgent(config, seed=seed)
     return AGENTS[name](config)

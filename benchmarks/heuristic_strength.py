@@ -18,7 +18,7 @@ import json
 import time
 
 from uno_env.rules import PRESETS
-from uno_env.simulation import simulate
+from uno_env import simulate
 from uno_env.stats import wilson
 
 #: the line-ups of issue 17: classic at 4 and 2 players, then every other preset at 4

@@ -37,8 +37,9 @@ LAYERS = [
     ["classic", "house", "flip", "onepiece"],
     ["variants"],
     ["observe", "determinize"],
-    ["policies"],
+    ["policies", "belief"],
     ["batch", "learner"],
+    ["search"],
     ["entry"],
 ]
 LAYER_OF = {name: k for k, names in enumerate(LAYERS) for name in names}

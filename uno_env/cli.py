@@ -264,8 +264,8 @@ def play(players: int = typer.Option(4, help=PLAYERS_HELP),
 def _agent(name: str, preset: str, players: int, rules: dict | None = None):
     """A baseline's name stays a name (numba); any other agent (a shipped model, a
     ``.npz`` model file, a plug-in's agent) is built through ``uno_env.agent_registry``."""
-    from uno_env.engine.policies import AGENT_CODES
-    if name in AGENT_CODES:
+    from uno_env.engine.search import agent_code
+    if agent_code(name) is not None:  # the baselines and the search agent mcts
         return name
     from uno_env.agent_registry import make_agent, model_name
     from uno_env.config import make_config

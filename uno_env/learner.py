@@ -43,8 +43,11 @@ from uno_env.actions import action_id
 from uno_env.config import make_config
 from uno_env.engine import codes as C
 from uno_env.engine import learner as K
+from uno_env.engine.batch import STAT_SLOTS
 from uno_env.engine.entry import kernels
 from uno_env.engine.policies import AGENT_CODES
+from uno_env.engine.rng import seed_stream_py
+from uno_env.engine.search import OP_DECIDE, SEARCH_SALT
 from uno_env.engine.state import allocate
 from uno_env.rules import check_seed
 from uno_env.vector import as_actions
@@ -354,14 +357,16 @@ class SingleAgentEnv(gymnasium.Env):
 def evaluate(agent, opponents: Any = "random", num_games: int = 10_000,
              preset: str = "classic", num_players: int = 4, seed: int = 0,
              seat: int | str = "random", batch: int = 1024, **rules) -> dict:
-    """Play ``agent`` (an object with ``act_batch``) in games ``0 .. num_games - 1`` of
+    """Play ``agent`` (an object with ``act_batch``, or a search agent such as
+    ``agents.MCTSAgent``, which searches each game's position inside numba) in games ``0 .. num_games - 1`` of
     ``seed`` against ``opponents`` (as in ``LearnerBatch``). Returns a dict: ``games``,
     ``wins``, ``truncated``, ``win_rate`` with its 95% Wilson interval ``ci``, and
     ``mean_reward`` (the learner's return per game). Every agent evaluated with the same
     seed meets the same deals, so two agents can be compared game by game."""
     from uno_env.stats import wilson
 
-    if not callable(getattr(agent, "act_batch", None)):
+    search_code = getattr(agent, "search_code", None)  # a search agent (agents.MCTSAgent)
+    if search_code is None and not callable(getattr(agent, "act_batch", None)):
         raise ValueError(f"agent must have act_batch(observations, masks), got {agent!r}")
     if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)) \
             or num_games < 1:
@@ -375,9 +380,27 @@ def evaluate(agent, opponents: Any = "random", num_games: int = 10_000,
         obs, mask = lb.reset(first_game=lo)
         actions = np.zeros(size, np.int64)
         returns = np.zeros(size)
+        if search_code is not None:
+            # the search reads the position: each game searches from a stream of its own
+            search = kernels(lb.config.variant).search
+            streams = np.array([seed_stream_py(int(seed) ^ int(SEARCH_SALT), lo + g)
+                                for g in range(size)], np.uint64)
+            # the opponents move inside the learner kernel, unseen: no belief here
+            codes = np.array([search_code], np.int64)
+            no_belief = np.zeros(lb._state.hands.shape[1:], np.uint8)
+            no_moves = np.zeros(0, np.int64)
+            no_output = (np.zeros(0, np.int32), np.zeros(0, np.int32),
+                         np.zeros(0, np.int32), np.zeros((0, lb.config.num_players), np.int32),
+                         np.zeros((0, len(STAT_SLOTS)), np.int64))
         while not (done := lb.done).all():
             rows = np.flatnonzero(~done)
-            actions[rows] = agent.act_batch(obs[rows], mask[rows])
+            if search_code is None:
+                actions[rows] = agent.act_batch(obs[rows], mask[rows])
+            else:
+                for g in rows:
+                    actions[g] = search(OP_DECIDE, lb._state, lb._state, lb.config.spec,
+                                        codes, np.uint64(0), int(g), STAT_SLOTS, streams,
+                                        no_belief, no_moves, *no_output)
             obs, mask, reward, _, _ = lb.step(actions)
             returns += reward
         winner = lb._state.info[:, C.I_MATCH_WINNER]

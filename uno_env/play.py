@@ -299,7 +299,9 @@ def play_game(players: int = 4, opponents="heuristic", seed: int = 0, seat: int 
     bots = {}
     for s, name in zip(others, names):
         bots[s] = make_agent(name, game.config, seed=seed * 1000 + s) \
-            if name == "random" else make_agent(name, game.config)
+            if name == "random" or name.startswith("mcts") else make_agent(name, game.config)
+        if callable(getattr(bots[s], "attach", None)):  # a search agent reads the position
+            bots[s].attach(game)
     who = {seat: "you"}
     who.update({s: f"player {s} ({names[k]})" for k, s in enumerate(others)})
     target = game.config.rules.target_score

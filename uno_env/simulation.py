@@ -8,6 +8,7 @@ are identical on 1 thread and on all of them.
 """
 from __future__ import annotations
 
+import functools
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -20,6 +21,7 @@ from uno_env.config import make_config
 from uno_env.engine.batch import STAT_NAMES, STAT_SLOTS
 from uno_env.engine.entry import kernels
 from uno_env.engine.policies import AGENT_CODES
+from uno_env.engine.search import OP_SIMULATE, agent_code, is_search_name
 from uno_env.engine.state import allocate
 from uno_env.rules import check_seed
 
@@ -99,11 +101,12 @@ def _agent_codes(agents, num_players) -> np.ndarray:
     if len(agents) != num_players:
         raise ValueError(f"agents must name one agent per seat ({num_players}), got "
                          f"{len(agents)}: {agents}")
-    unknown = sorted({a for a in agents if a not in AGENT_CODES})
+    unknown = sorted({a for a in agents if not isinstance(a, str) or agent_code(a) is None})
     if unknown:
         raise ValueError(f"unknown agent(s) {unknown}; simulate runs the numba agents "
-                         f"{', '.join(AGENT_CODES)}")
-    return agents, np.array([AGENT_CODES[a] for a in agents], np.int64)
+                         f"{', '.join(AGENT_CODES)} and the search agent mcts "
+                         f"(mcts:BUDGET, e.g. mcts:400)")
+    return agents, np.array([agent_code(a) for a in agents], np.int64)
 
 
 def simulate(preset: str = "classic", num_players: int = 4, agents=("random",),
@@ -112,7 +115,9 @@ def simulate(preset: str = "classic", num_players: int = 4, agents=("random",),
     """Play ``num_games`` whole games (matches when ``target_score > 0``) in numba.
 
     Args:
-        agents: one agent name per seat (a single name is used for every seat).
+        agents: one agent name per seat (a single name is used for every seat): the
+            numba agents ``random``, ``greedy``, ``heuristic`` and the search agent
+            ``mcts`` (``mcts:400`` for 400 rollouts a decision; ``uno_env.engine.search``).
         threads: worker threads (default: all cores). Results do not depend on it.
         first_game: index of the first game (to split a run into parts).
     """
@@ -135,7 +140,11 @@ def simulate(preset: str = "classic", num_players: int = 4, agents=("random",),
     steps = np.empty(num_games, np.int32)
     points = np.empty((num_games, cfg.num_players), np.int32)
     stats = np.empty((num_games, len(STAT_SLOTS)), np.int64)
+    search = any(is_search_name(a) for a in names)
+    # the search agent has its own entry point: the plain one never compiles it
     simulate_chunk = kernels(cfg.variant).simulate
+    if search:
+        simulate_chunk = functools.partial(search_simulate_chunk, kernels(cfg.variant).search)
     # Games are split into chunks played by `threads` Python threads: the kernel releases
     # the GIL, and each game is dealt from its own index, so the split changes nothing.
     # (A numba `parallel=True` kernel would double the first-run compile.)
@@ -161,6 +170,15 @@ def simulate(preset: str = "classic", num_players: int = 4, agents=("random",),
     counters = {name: stats[:, k] for k, name in enumerate(STAT_NAMES)}
     return SimResult(preset, cfg.num_players, names, seed, winner, turns, steps, points,
                      counters, elapsed, threads)
+
+
+def search_simulate_chunk(search, st, spec, codes, seed, first_index, stat_slots, *out):
+    """A chunk of games with search agents: the ``search`` entry point's
+    ``OP_SIMULATE`` (``engine.search.search_kernel``) with the arguments of
+    ``batch.simulate_chunk``."""
+    search(OP_SIMULATE, st, st, spec, codes, seed, first_index, stat_slots,
+           np.zeros(st.info.shape[0], np.uint64), np.zeros(st.hands.shape[1:], np.uint8),
+           np.zeros(0, np.int64), *out)
 
 
 def cpu_count() -> int:

@@ -51,6 +51,7 @@ from pathlib import Path
 import numpy as np
 
 from uno_env.engine.policies import AGENT_CODES
+from uno_env.engine.search import agent_code
 from uno_env.stats import Z95, wilson  # noqa: F401  (re-exported)
 from uno_env.simulation import simulate
 
@@ -76,7 +77,7 @@ def _check_agents(agents) -> tuple[tuple[str, ...], dict]:
     names, python_agents, bad = [], {}, []
     for a in agents:
         if isinstance(a, str):
-            (names if a in AGENT_CODES else bad).append(a)
+            (names if agent_code(a) is not None else bad).append(a)
         elif callable(getattr(a, "act_batch", None)):
             name = str(getattr(a, "name", type(a).__name__))
             names.append(name)
@@ -85,7 +86,7 @@ def _check_agents(agents) -> tuple[tuple[str, ...], dict]:
             bad.append(type(a).__name__)
     if bad:
         raise ValueError(f"unsupported agent(s) {bad}: pass the name of a numba agent "
-                         f"({', '.join(AGENT_CODES)}) or an object with "
+                         f"({', '.join(AGENT_CODES)}, mcts, mcts:BUDGET) or an object with "
                          f"act_batch(obs, mask)")
     if len(set(names)) != len(names):
         raise ValueError(f"agents must have distinct names, got {names!r}")

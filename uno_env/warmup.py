@@ -34,6 +34,8 @@ def _touch_every_entry_point(preset: str) -> None:
     venv.reset()
     venv.step(venv.random_actions(np.random.default_rng(0)))
     simulate(preset, 4, agents="random", num_games=2, seed=0, threads=1)
+    # the search entry point (one kernel for simulate's mcts seats and MCTSAgent)
+    simulate(preset, 4, agents=["mcts:2"] + ["random"] * 3, num_games=1, seed=0, threads=1)
     batch = LearnerBatch(2, preset, num_players=4, opponents="random", seed=0)
     obs, mask = batch.reset()
     batch.step(mask.argmax(axis=1))

@@ -12,7 +12,9 @@ its own (``tests/test_layers.py`` checks it):
    ``onepiece``;
 5. ``variants``: the rules of the variant of a ``Spec`` class, chosen at compile time;
 6. ``observe`` (the observation) and ``determinize`` (redrawing the cards a seat cannot
-   see, for search), then ``policies`` (the numba agents);
+   see, for search), then ``policies`` (the numba agents) and ``belief`` (what the
+   public moves say about the hands, for search);
 7. ``batch`` and ``learner``: the loops of the Python APIs;
-8. ``entry``: those loops compiled and cached once per variant.
+8. ``search``: the search agent ``mcts`` and its simulate loop (entry points of their own);
+9. ``entry``: those loops compiled and cached once per variant.
 """

@@ -11,6 +11,8 @@ entry point     kernel                      called by
 ``policy``      ``policies.policy_batch``   the greedy and heuristic Python agents
 ``determinize`` ``determinize.              ``Game.determinize``
                 determinize_kernel``
+``search``      ``search.search_kernel``    the ``mcts`` Python agent (one decision),
+                                            ``simulate`` when a seat is ``mcts``
 ==============  ==========================  ============================================
 
 The search kernels (``determinize``, and those of ``engine.search``) are entry points
@@ -32,7 +34,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from uno_env._jit import VARIANT_MODULES, bind, cache_dir, entry_point
-from uno_env.engine import batch, determinize, learner, policies
+from uno_env.engine import batch, determinize, learner, policies, search
 
 #: entry point name -> (kernel, extra jit options)
 ENTRY_POINTS = {
@@ -42,6 +44,7 @@ ENTRY_POINTS = {
     "learner": (learner.learner_kernel, {}),
     "policy": (policies.policy_batch, {}),
     "determinize": (determinize.determinize_kernel, {}),
+    "search": (search.search_kernel, {}),
 }
 
 #: set UNO_ENV_QUIET=1 to silence the first-compile notices

@@ -1,0 +1,128 @@
+"""``MCTSAgent``: the numba search agent ``mcts`` (``uno_env.engine.search``) as a Python
+agent, for the AEC env, ``Game`` loops and ``uno-bench play``.
+
+A search agent needs the position, not only the observation: it samples the cards its
+seat cannot see (``Game.determinize``) and plays rollouts from there. So it is
+*attached* to the ``Game`` it plays in, and ``act(observation, action_mask)`` searches
+that game's current position (the observation and mask are checked against it; the
+true hidden cards are never read, only redrawn)::
+
+    env = uno_env.env("classic", 4); env.reset(seed=0)
+    bot = MCTSAgent(env.unwrapped.config, budget=200, seed=1).attach(env)
+    obs, *_ = env.last(); env.step(bot.act(obs))
+
+``attach`` takes a ``Game``, or any object with a ``game`` attribute (the AEC env and
+its wrappers: ``env.unwrapped.game``). Without ``attach`` it raises a ValueError that
+says so. Its random numbers come from its own stream (``seed``), advanced by each
+decision, so a sequence of positions gives the same moves for the same seed.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from agents.baselines import Agent, _split
+from uno_env.engine.batch import STAT_SLOTS
+from uno_env.engine.entry import kernels
+from uno_env.engine.rng import seed_stream_py
+from uno_env.engine.search import (DEFAULT_BUDGET, DEFAULT_ROLLOUT, OP_DECIDE,
+                                   mcts_code)
+from uno_env.game import Game
+
+
+def _game_of(target) -> Game:
+    seen = set()
+    while not isinstance(target, Game):
+        if id(target) in seen or target is None:
+            break
+        seen.add(id(target))
+        inner = getattr(target, "game", None)
+        target = inner if inner is not None else getattr(target, "unwrapped", None)
+    if not isinstance(target, Game):
+        raise ValueError("attach() takes a uno_env Game or an environment that has one "
+                         "(the AEC env: env.unwrapped.game)")
+    return target
+
+
+class MCTSAgent(Agent):
+    """Determinized Monte Carlo search: ``budget`` rollouts a decision with the
+    ``rollout`` policy (``"greedy"``, ``"random"`` or ``"heuristic"``), ``mode``
+    ``"flat"`` (every action on the same deals) or ``"ucb"``. ``simulate``'s name for
+    the same agent is ``mcts:<budget>`` (``mcts-random:<budget>``, ...)."""
+
+    name = "mcts"
+
+    def __init__(self, config=None, budget: int = DEFAULT_BUDGET,
+                 rollout: str = DEFAULT_ROLLOUT,
+                 mode: str = "flat", seed=None):
+        super().__init__(config)
+        self.search_code = mcts_code(budget, rollout, mode)
+        self.budget, self.rollout, self.mode = budget, rollout, mode
+        self.kernel = "mcts" + "".join(f"-{w}" for w, d in ((rollout, DEFAULT_ROLLOUT),
+                                                             (mode, "flat")) if w != d) \
+            + f":{budget}"
+        self._rng = np.array([seed_stream_py(0 if seed is None else int(seed), 0)],
+                             np.uint64)
+        self._search = kernels(self.config.variant).search
+        self._codes = np.array([self.search_code], np.int64)
+        # OP_DECIDE does not write simulate's outputs: empty arrays of their types
+        self._no_output = (np.zeros(0, np.int32), np.zeros(0, np.int32),
+                           np.zeros(0, np.int32),
+                           np.zeros((0, self.config.num_players), np.int32),
+                           np.zeros((0, len(STAT_SLOTS)), np.int64))
+        self.game: Game | None = None
+
+    def attach(self, target) -> "MCTSAgent":
+        """Search the positions of ``target`` (a ``Game`` or an env with one); returns
+        the agent."""
+        game = _game_of(target)
+        if game.config.variant != self.config.variant or \
+                game.config.layout.size != self.config.layout.size:
+            raise ValueError(f"this agent is for {self.config.preset!r} with "
+                             f"{self.config.num_players} players; the game is "
+                             f"{game.config.preset!r} with {game.num_players}")
+        self.game = game
+        self._follow(game)
+        return self
+
+    def _follow(self, game: Game) -> None:
+        """Start following ``game`` from its current position, with no belief."""
+        self._watched_game, self._watched_log = game, game._actions
+        self._watched = game.clone()._state
+        self._seen = len(game._actions)
+        self.belief = np.zeros(game._state.hands.shape[1:], np.uint8)
+
+    def act_game(self, game: Game) -> int:
+        """The search's action for ``game``'s current decider (the game is unchanged)."""
+        if game.is_over:
+            raise ValueError("no legal action: the episode is over for this agent")
+        if getattr(self, "_watched_game", None) is not game or \
+                self._watched_log is not game._actions:
+            self._follow(game)   # another game, or this one was reset (a new log)
+        moves = np.array([a for _, a, _ in game._actions[self._seen:]], np.int64)
+        self._seen = len(game._actions)
+        out = self._no_output
+        return int(self._search(OP_DECIDE, game._state, self._watched, game.config.spec,
+                                self._codes, np.uint64(0), 0, STAT_SLOTS, self._rng,
+                                self.belief, moves, *out))
+
+    def act(self, observation, action_mask=None) -> int:
+        if self.game is None:
+            raise ValueError("MCTSAgent searches a position: attach it to the Game it plays "
+                             "in first (agent.attach(env) or agent.attach(game))")
+        obs, mask = _split(observation, action_mask)
+        game = self.game
+        if not np.array_equal(np.asarray(mask, np.uint8), game.action_mask()) or \
+                not np.array_equal(np.asarray(obs, np.float32),
+                                   game.observe(game.current_player)):
+            raise ValueError("the observation is not that of the current decider of the "
+                             "attached game: attach the agent to the game it plays in")
+        return self.act_game(game)
+
+    def act_batch(self, observations, action_masks) -> np.ndarray:
+        raise NotImplementedError(
+            "MCTSAgent searches one attached game at a time; in simulate, tournaments and "
+            "evaluate name it 'mcts' (or 'mcts:400'), which searches inside numba")
+
+    def __repr__(self) -> str:
+        return f"MCTSAgent({self.config.preset!r}, {self.config.num_players}, " \
+               f"budget={self.budget}, rollout={self.rollout!r}, mode={self.mode!r})"
