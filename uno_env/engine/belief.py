@@ -22,9 +22,8 @@ import numpy as np
 
 from uno_env._jit import by_spec, njit
 from uno_env.engine import codes as C
-from uno_env.engine.determinize import _hidden_counts
+from uno_env.engine.determinize import hidden_pool
 from uno_env.engine.plays import matches_pile
-from uno_env.engine.rng import shuffle_prefix
 from uno_env.engine.state import SINGLE_SIDED, FlipSpec
 from uno_env.engine.variants import apply_action
 
@@ -84,14 +83,7 @@ def _redeal_flip(st, g, sp, seat, rng, r, banned):
 
 @redeal.register(*SINGLE_SIDED)
 def _redeal_single(st, g, sp, seat, rng, r, banned):
-    counts = _hidden_counts(st, g, seat)
-    pool = np.empty(st.draw_pile.shape[1], np.int16)
-    n = 0
-    for t in range(counts.shape[0]):
-        for _ in range(counts[t]):
-            pool[n] = t
-            n += 1
-    shuffle_prefix(rng, r, pool, n)
+    pool, n = hidden_pool(st, g, seat, rng, r)
     used = np.zeros(n, np.uint8)
     num_players = st.hands.shape[1]
     for q in range(num_players):

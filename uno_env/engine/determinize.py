@@ -81,8 +81,10 @@ def redraw(st, g, sp, seat, rng, r):
     sees. The result depends on the counts only, never on where the cards were."""
 
 
-@redraw.register(*SINGLE_SIDED)
-def _redraw_single(st, g, sp, seat, rng, r):
+@njit
+def hidden_pool(st, g, seat, rng, r):
+    """The cards hidden from ``seat`` (``_hidden_counts``) as a list of types in random
+    order (``pool[:n]``), shuffled from ``rng[r]``; returns ``(pool, n)``."""
     counts = _hidden_counts(st, g, seat)
     pool = np.empty(st.draw_pile.shape[1], np.int16)
     n = 0
@@ -91,6 +93,12 @@ def _redraw_single(st, g, sp, seat, rng, r):
             pool[n] = t
             n += 1
     shuffle_prefix(rng, r, pool, n)
+    return pool, n
+
+
+@redraw.register(*SINGLE_SIDED)
+def _redraw_single(st, g, sp, seat, rng, r):
+    pool, n = hidden_pool(st, g, seat, rng, r)
     i = 0
     for q in range(st.hands.shape[1]):
         if q == seat:
