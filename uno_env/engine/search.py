@@ -270,7 +270,8 @@ def mcts_action(st, g, sp, code, rng, r, banned):
         if k != p:
             diff = value[:, k] - value[:, p]
             gain = diff.mean()
-            se = np.sqrt(diff.var() / deals) if deals > 1 else 1.0
+            # at least 1/deals: a few deals can agree by chance (variance 0)
+            se = max(np.sqrt(diff.var() / deals), 1.0 / deals)
             if gain > z * se and gain > best_gain:
                 best, best_gain = k, gain
     return actions[best]
