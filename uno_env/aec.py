@@ -126,6 +126,8 @@ class raw_env(AECEnv):
         self._base_seed: int | None = None
         self._episode = 0
         self._ready = False
+        # reset and no agent terminated or truncated yet (every agent ends together)
+        self._live = False
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -151,30 +153,31 @@ class raw_env(AECEnv):
         self.infos = {a: {} for a in self.agents}
         self._rewarded = False
         self.agent_selection = self.possible_agents[self.game.current_player]
-        self._ready = True
+        # the mask as the int8 the observation space declares (a view: always current)
+        self._mask_i8 = self.game._mask.view(np.int8)
+        self._ready = self._live = True
 
     def observe(self, agent):
+        game = self.game
+        if self._live and agent == self.agent_selection:
+            # the agent to move (the loop's every step): the observation that the last
+            # kernel call left, and the mask, copied (a caller may keep them)
+            return {"observation": game._obs.copy(), "action_mask": self._mask_i8.copy()}
         if not self._ready:
             raise ValueError("call reset() before observe()")
         if not isinstance(agent, str) or agent not in self.agent_name_mapping:
             raise ValueError(f"unknown agent {agent!r}; agents: "
                              f"{', '.join(self.possible_agents)}")
-        game = self.game
-        if agent == self.agent_selection and not self.terminations[agent] \
-                and not self.truncations[agent]:
-            mask = game._mask.view(np.int8).copy()
-        else:
-            mask = self._zero_mask.copy()
         return {"observation": game.observe(self.agent_name_mapping[agent]),
-                "action_mask": mask}
+                "action_mask": self._zero_mask.copy()}
 
     def step(self, action) -> None:
-        if not self._ready:
-            raise ValueError("call reset() before step()")
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        if not self._live:
+            if not self._ready:
+                raise ValueError("call reset() before step()")
             self._was_dead_step(action)
             return
+        agent = self.agent_selection
         if action is None:
             raise ValueError(f"{agent} is still playing: None is only accepted for an agent "
                              f"whose game has ended; legal moves: "
@@ -198,6 +201,7 @@ class raw_env(AECEnv):
             done = self.terminations if game.terminated else self.truncations
             for name in self.agents:
                 done[name] = True
+            self._live = False
         if self.render_mode == "human":
             self.render()
 
@@ -222,6 +226,7 @@ class raw_env(AECEnv):
         self._accumulate_rewards()
         for name in self.agents:
             self.terminations[name] = True
+        self._live = False
         self.infos[agent] = {**self.infos[agent], "illegal_action": True}
 
     def render(self):

@@ -27,6 +27,8 @@ from uno_env.replay_format import ReplayMixin
 from uno_env.rules import check_seat, check_seed
 
 _KERNELS: dict = {}
+#: numpy's integer scalar types (not ``np.bool_``), for ``Game.step``'s quick check
+_NUMPY_INTS = frozenset(t for t in np.sctypeDict.values() if issubclass(t, np.integer))
 
 
 def _kernel(game: "Game"):
@@ -71,6 +73,8 @@ class Game(ReplayMixin):
         self._state = allocate(1, cfg.num_players, cfg.deck.num_types, cfg.deck.num_cards,
                                cfg.deck.double_sided)
         self._mask = np.zeros(cfg.layout.size, np.uint8)
+        self._num_actions = cfg.layout.size
+        self._spec = cfg.spec
         # the current decider's observation, kept up to date by every step (so an
         # environment loop needs one kernel call per step); other seats are computed
         self._obs = np.zeros(cfg.layout.obs_size, np.float32)
@@ -359,15 +363,16 @@ class Game(ReplayMixin):
     def step(self, action: int) -> int:
         """Apply a legal action id; ValueError (state unchanged) when it is not legal.
         Returns ``variants.step_and_mask``'s code: the next seat OR ``STEP_*`` bits."""
-        action = self._action_id(action)
-        if not 0 <= action < len(self._mask) or not self._mask[action]:
+        if type(action) is not int:
+            # numpy's integers (what an agent indexing a mask returns) the quick way
+            action = int(action) if type(action) in _NUMPY_INTS else self._action_id(action)
+        if not 0 <= action < self._num_actions or not self._mask[action]:
             raise ValueError(
                 f"{self._describe(action)} is not legal for player {self.current_player} "
                 f"in phase {self.phase!r}; legal moves: {', '.join(self.legal_moves())}")
         side = int(self._state.info[0, C.I_SIDE]) if self._double_sided else 0
         self._actions.append((self._current, action, side))
-        code = self._kernel(OP_STEP, self._state, 0, self.config.spec, action, self._mask,
-                            self._obs)
+        code = self._kernel(OP_STEP, self._state, 0, self._spec, action, self._mask, self._obs)
         self._current = code & STEP_SEAT_MASK
         return code
 
