@@ -8,12 +8,17 @@ checkout over the repeats, the spread (min-max), and the ratio to the first chec
 
     python benchmarks/throughput_checkouts.py --checkout ../previous --checkout . \
         --repeat 3 --seconds 3
+
+``--bench uno_env/bench.py`` runs that one file (a copy) against every checkout
+instead of each checkout's own ``uno_env.bench``: rows added since an older commit are
+then measured on it too, wherever its API allows (a row it cannot run is left out).
 """
 from __future__ import annotations
 
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -21,10 +26,12 @@ import tempfile
 from pathlib import Path
 
 
-def _run(checkout: Path, cache: str, args: list[str], python: str) -> dict:
+def _run(checkout: Path, cache: str, args: list[str], python: str,
+         bench: Path | None = None) -> dict:
     env = dict(os.environ, PYTHONPATH=str(checkout), NUMBA_CACHE_DIR=cache,
                UNO_ENV_QUIET="1")
-    out = subprocess.run([python, "-m", "uno_env.bench", "--json", *args], env=env,
+    command = [str(bench)] if bench else ["-m", "uno_env.bench"]
+    out = subprocess.run([python, *command, "--json", *args], env=env,
                          cwd=checkout, capture_output=True, text=True, check=True)
     return json.loads(out.stdout[out.stdout.index("{"):])
 
@@ -50,7 +57,13 @@ def main(argv=None) -> None:
     parser.add_argument("--python", default=sys.executable,
                         help="interpreter (default: this one)")
     parser.add_argument("--json", type=Path, help="save every run here")
+    parser.add_argument("--bench", type=Path,
+                        help="run this bench.py against every checkout (module docstring)")
     args = parser.parse_args(argv)
+    bench = None
+    if args.bench:  # a copy outside any checkout, so that `import uno_env` finds each one
+        bench = Path(tempfile.mkdtemp(prefix="uno-bench-rows-")) / "uno_bench_rows.py"
+        shutil.copy(args.bench, bench)
     checkouts = [c.resolve() for c in args.checkout]
     bench_args = ["--seconds", str(args.seconds), "--players", str(args.players),
                   "--preset", args.preset]
@@ -58,13 +71,13 @@ def main(argv=None) -> None:
     for c in checkouts:  # compile outside the timed runs
         print(f"compiling {_label(c)} ...", file=sys.stderr, flush=True)
         _run(c, caches[c], ["--seconds", "0.2", "--players", str(args.players),
-                            "--preset", args.preset], args.python)
+                            "--preset", args.preset], args.python, bench)
     runs: dict[Path, list[dict]] = {c: [] for c in checkouts}
     for r in range(args.repeat):
         for c in checkouts:
             print(f"repeat {r + 1}/{args.repeat}: {_label(c)}", file=sys.stderr,
                   flush=True)
-            runs[c].append(_run(c, caches[c], bench_args, args.python))
+            runs[c].append(_run(c, caches[c], bench_args, args.python, bench))
     rows = [k for k in runs[checkouts[0]][0]["rows"]
             if all(k in runs[c][0]["rows"] for c in checkouts)]
     labels = [_label(c) for c in checkouts]

@@ -134,3 +134,32 @@ def test_python_streams_equal_the_kernels():
         shuffle_prefix(ra, 0, a, 50)
         shuffle_prefix_py(rb, 0, b, 50)
         assert (a == b).all() and ra[0] == rb[0]
+
+
+@pytest.mark.parametrize("preset", ["classic", "flip"])
+def test_vector_env_obs_dtype_writes_the_same_games(preset):
+    """obs_dtype="uint8" holds the float32 observation's values exactly, and None writes
+    none; the games, masks and rewards are the same whatever the choice."""
+    envs = {dtype: VectorEnv(16, preset=preset, num_players=3, seed=5, obs_dtype=dtype)
+            for dtype in ("float32", "uint8", None)}
+    outs = {dtype: venv.reset() for dtype, venv in envs.items()}
+    assert outs["uint8"][0].dtype == np.uint8 and outs[None][0] is None
+    assert envs["uint8"].observation_space.dtype == np.uint8
+    rng = np.random.default_rng(0)
+    for _ in range(60):
+        np.testing.assert_array_equal(outs["uint8"][0], outs["float32"][0])
+        assert all(row in envs["uint8"].observation_space for row in outs["uint8"][0])
+        for dtype in ("uint8", None):
+            for a, b in zip(outs[dtype][1:], outs["float32"][1:]):
+                np.testing.assert_array_equal(a, b)
+        actions = envs["float32"].random_actions(rng)
+        outs = {dtype: venv.step(actions) for dtype, venv in envs.items()}
+    assert outs["float32"][0].max() > 1  # counts above a one-hot's 1 were compared
+
+
+def test_vector_env_obs_dtype_refuses_what_it_cannot_hold():
+    with pytest.raises(ValueError, match="'float32', 'uint8' or None"):
+        VectorEnv(2, obs_dtype="int64")
+    with pytest.raises(ValueError, match="target_score"):
+        VectorEnv(2, obs_dtype="uint8", target_score=500)
+    assert VectorEnv(2, obs_dtype=np.uint8).obs_dtype == "uint8"

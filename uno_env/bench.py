@@ -5,8 +5,10 @@
 
 Rows: ``simulate`` (whole games in numba, random agents) on one thread and on all
 threads; ``VectorEnv`` steps/s at B = 1024 (observation and mask included; the random
-actions are drawn outside the timed step); the AEC ``env()`` with random legal actions
-chosen in Python; RLCard's UNO (2 players, its simplified rules) when rlcard is
+actions are drawn outside the timed step), with the float32 observation and with
+``obs_dtype="uint8"``; ``LearnerBatch`` (the path of the SB3 and Gymnasium learner envs)
+at B = 1024, learner steps/s with the three other seats played by ``heuristic`` inside
+the kernel; the AEC ``env()`` with random legal actions chosen in Python; RLCard's UNO (2 players, its simplified rules) when rlcard is
 installed. Ratios compare decisions per second, the like-for-like figure: a random
 agent of the official rules draws freely (drawing is always legal), so its games last
 far longer than RLCard's, where drawing is legal only without a playable card.
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 
 import numba
@@ -49,8 +52,10 @@ def bench_simulate(players, threads, seconds, preset="classic", **rules):
     return _timed(run, seconds)
 
 
-def bench_vector(players, seconds, batch=1024, preset="classic", **rules):
-    venv = VectorEnv(batch, preset=preset, num_players=players, seed=0, **rules)
+def bench_vector(players, seconds, batch=1024, preset="classic", obs_dtype="float32",
+                 **rules):
+    options = {} if obs_dtype == "float32" else {"obs_dtype": obs_dtype}
+    venv = VectorEnv(batch, preset=preset, num_players=players, seed=0, **options, **rules)
     venv.reset()
     rng = np.random.default_rng(0)
     venv.step(venv.random_actions(rng))
@@ -64,6 +69,37 @@ def bench_vector(players, seconds, batch=1024, preset="classic", **rules):
         steps += batch
         games += int(term.sum() + trunc.sum())
     return games / stepped, steps / stepped, venv.state_bytes_per_game
+
+
+def bench_learner(players, seconds, batch=1024, preset="classic", opponents="heuristic",
+                  **rules):
+    """Learner steps/s of ``LearnerBatch``: random legal learner actions (drawn outside
+    the timed step), ``opponents`` in every other seat."""
+    from uno_env.learner import LearnerBatch
+    lb = LearnerBatch(batch, preset, players, opponents=opponents, seed=0, **rules)
+    _, mask = lb.reset()
+    rng = np.random.default_rng(0)
+    stepped = 0.0
+    steps = games = 0
+    while stepped < seconds:
+        actions = (rng.random(mask.shape, dtype=np.float32) * mask).argmax(axis=1)
+        t0 = time.perf_counter()
+        _, mask, _, term, trunc = lb.step(actions)
+        stepped += time.perf_counter() - t0
+        steps += batch
+        games += int(term.sum() + trunc.sum())
+    return games / stepped, steps / stepped
+
+
+def _optional(row, *args, **kwargs):
+    """A row of an API that an older checkout may lack (``benchmarks/
+    throughput_checkouts.py --bench`` runs this file against older ones), or that the
+    configuration refuses (uint8 observations of a match): None then, with the reason."""
+    try:
+        return row(*args, **kwargs)
+    except (TypeError, ImportError, ValueError) as err:
+        print(f"(row skipped: {err})", file=sys.stderr)
+        return None
 
 
 def bench_aec(players, seconds, preset="classic", **rules):
@@ -121,6 +157,12 @@ def main(argv=None, rules: dict | None = None):
                                                               args.preset, **rules)
     vg, vs, nbytes = bench_vector(p, s, preset=args.preset, **rules)
     rows["VectorEnv B=1024"] = (vg, vs)
+    uint8 = _optional(bench_vector, p, s, preset=args.preset, obs_dtype="uint8", **rules)
+    if uint8 is not None:
+        rows["VectorEnv B=1024, uint8 obs"] = uint8[:2]
+    learner = _optional(bench_learner, p, s, preset=args.preset, **rules)
+    if learner is not None:
+        rows["LearnerBatch B=1024 vs heuristic"] = learner
     rows["AEC env()"] = bench_aec(p, s, args.preset, **rules)
     if args.preset != "classic" or rules:  # the classic reference, in the same run
         rows["simulate, 1 thread, classic"] = bench_simulate(p, 1, s, "classic")

@@ -10,16 +10,56 @@
 the returned observation is already the new game's. ``game_index[b]`` names the game in
 slot ``b``: ``Game(...).reset(seed, index=game_index[b])`` deals the same cards, so any
 episode can be replayed through the ``Game`` API.
+
+``obs_dtype`` picks what the kernel writes: ``"float32"`` (the default, the observation
+space of every other API), ``"uint8"`` (the same values, a quarter of the bytes: every
+field is a count of cards, a one-hot or a flag; refused for a match whose scores may pass
+255), or ``None`` (no observation at all, ``obs`` is None: masks and rewards only, for
+rollouts of agents that read the state themselves).
 """
 from __future__ import annotations
 
+import gymnasium
 import numpy as np
 
 from uno_env.config import make_config
 from uno_env.engine import codes as C
 from uno_env.engine.entry import kernels
+from uno_env.engine.observe import observation_slices
 from uno_env.engine.state import allocate, state_nbytes
 from uno_env.rules import check_seed
+
+
+#: ``obs_dtype`` values (module docstring)
+OBS_DTYPES = ("float32", "uint8", None)
+
+
+def check_obs_dtype(obs_dtype, config) -> str | None:
+    """``obs_dtype`` as ``"float32"``, ``"uint8"`` or None; ValueError naming the valid
+    values, or why uint8 cannot hold this configuration's observation."""
+    if obs_dtype is not None:
+        try:
+            name = np.dtype(obs_dtype).name
+        except TypeError:
+            name = None
+        if name not in OBS_DTYPES[:2]:
+            raise ValueError(f"obs_dtype must be 'float32', 'uint8' or None, got "
+                             f"{obs_dtype!r}")
+        obs_dtype = name
+    if obs_dtype == "uint8" and uint8_high(config).max() > 255:
+        raise ValueError(f"obs_dtype='uint8' holds values up to 255, but the match scores "
+                         f"of target_score={config.rules.target_score} reach "
+                         f"{int(uint8_high(config).max())}: use obs_dtype='float32'")
+    return obs_dtype
+
+
+def uint8_high(config) -> np.ndarray:
+    """The observation's bounds (``observation_space.high``), with the match scores at 0
+    in a single round (``target_score=0``), where they stay 0 (docs/rules.md 2.11)."""
+    high = config.observation_space.high.copy()
+    if config.rules.target_score == 0:
+        high[observation_slices(config.deck.num_types, config.num_players)["scores"]] = 0
+    return high
 
 
 def as_actions(actions, num_envs: int) -> np.ndarray:
@@ -38,7 +78,8 @@ class VectorEnv:
     """``num_envs`` games of one configuration (see the module docstring)."""
 
     def __init__(self, num_envs: int, preset: str = "classic", num_players: int = 4,
-                 seed: int = 0, auto_reset: bool = True, **rules):
+                 seed: int = 0, auto_reset: bool = True, obs_dtype: str | None = "float32",
+                 **rules):
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) \
                 or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
@@ -52,7 +93,14 @@ class VectorEnv:
         cfg = self.config
         self._state = allocate(self.num_envs, cfg.num_players, cfg.deck.num_types,
                                cfg.deck.num_cards, cfg.deck.double_sided)
-        self._obs = np.zeros((self.num_envs, self.layout.obs_size), np.float32)
+        self.obs_dtype = check_obs_dtype(obs_dtype, cfg)
+        rows = {name: self.num_envs if self.obs_dtype == name else 0
+                for name in ("float32", "uint8")}
+        # the kernel writes the buffer with rows; the other stays empty (batch.vector_kernel)
+        self._obs = np.zeros((rows["float32"], self.layout.obs_size), np.float32)
+        self._obs_u8 = np.zeros((rows["uint8"], self.layout.obs_size), np.uint8)
+        self._obs_out = {"float32": self._obs, "uint8": self._obs_u8, None: None}[
+            self.obs_dtype]
         self._mask = np.zeros((self.num_envs, self.layout.size), np.uint8)
         self._player = np.zeros(self.num_envs, np.int32)
         self._rewards = np.zeros((self.num_envs, cfg.num_players), np.float32)
@@ -63,7 +111,12 @@ class VectorEnv:
         self._kernel = kernels(cfg.variant).vector
         self._no_actions = np.zeros(self.num_envs, np.int64)
         self._ready = False
-        self.observation_space = cfg.observation_space
+        space = cfg.observation_space
+        if self.obs_dtype == "uint8":
+            space = gymnasium.spaces.Box(0, uint8_high(cfg).astype(np.uint8), space.shape,
+                                         np.uint8)
+        #: the space of one row of ``obs`` (None with ``obs_dtype=None``)
+        self.observation_space = None if self.obs_dtype is None else space
         self.action_space = cfg.action_space
 
     @property
@@ -79,7 +132,7 @@ class VectorEnv:
         self._next_index[0] = first_game
         self._run(True, self._no_actions)
         self._ready = True
-        return self._obs, self._mask, self._player
+        return self._obs_out, self._mask, self._player
 
     def step(self, actions):
         """Step every game with ``actions[b]`` (int[B]). Returns ``(obs, mask, player,
@@ -97,14 +150,14 @@ class VectorEnv:
             raise ValueError(f"action {int(actions[bad])} is not legal in game {bad} "
                              f"(player {self._player[bad]}); legal moves: "
                              f"{', '.join(legal)}. No game was stepped.")
-        return (self._obs, self._mask, self._player, self._rewards, self._terminated,
+        return (self._obs_out, self._mask, self._player, self._rewards, self._terminated,
                 self._truncated)
 
     def _run(self, reset: bool, actions: np.ndarray) -> int:
         """One call of the vector entry point (``engine.batch.vector_kernel``)."""
         return self._kernel(reset, self._state, self.config.spec, actions,
                             np.uint64(self.seed), self._next_index, self.game_index,
-                            self._obs, self._mask, self._player, self._rewards,
+                            self._obs, self._obs_u8, self._mask, self._player, self._rewards,
                             self._terminated, self._truncated, self.auto_reset)
 
     @property

@@ -110,21 +110,36 @@ def _deal_slot(st, g, sp, seed, index, game_index):
     reset_game(st, g, sp)
 
 
-def vector_kernel(reset, st, sp, actions, seed, next_index, game_index, obs, mask, player,
-                  rewards, terminated, truncated, auto_reset):
+@njit(inline="always")
+def _observe_slot(st, g, sp, seat, obs, obs_u8, scratch):
+    """The observation of slot ``g`` into the buffer the caller asked for: ``obs``
+    (float32[B, D]) or ``obs_u8`` (uint8[B, D], through a float32 scratch; every field is
+    a small count there, checked by ``VectorEnv``); neither when both have 0 rows."""
+    if obs.shape[0] > 0:
+        observe(st, g, sp, seat, obs[g])
+    elif obs_u8.shape[0] > 0:
+        observe(st, g, sp, seat, scratch)
+        for i in range(scratch.shape[0]):
+            obs_u8[g, i] = np.uint8(scratch[i])
+
+
+def vector_kernel(reset, st, sp, actions, seed, next_index, game_index, obs, obs_u8, mask,
+                  player, rewards, terminated, truncated, auto_reset):
     """``reset``: deal games ``next_index[0] ..`` into every slot. Else apply
     ``actions[g]`` in every game and auto-reset finished games with the next game index.
-    Then observe every game for its decider. Returns -1, or the first slot whose action
-    is illegal (nothing changed then). ``next_index`` is a one-element array holding the
-    next game index to deal. Without ``auto_reset`` a finished game stays finished and
-    its action is ignored."""
+    Then observe every game for its decider, into ``obs`` (float32[B, D]) or ``obs_u8``
+    (uint8[B, D]), whichever has B rows (no observation if neither: ``obs_dtype=None``).
+    Returns -1, or the first slot whose action is illegal (nothing changed then).
+    ``next_index`` is a one-element array holding the next game index to deal. Without
+    ``auto_reset`` a finished game stays finished and its action is ignored."""
     num_games = st.info.shape[0]
+    scratch = np.empty(obs_u8.shape[1], np.float32)
     if reset:
         for g in range(num_games):
             _deal_slot(st, g, sp, seed, next_index[0] + g, game_index)
             player[g] = st.info[g, C.I_CURRENT]
             legal_mask(st, g, sp, mask[g])
-            observe(st, g, sp, player[g], obs[g])
+            _observe_slot(st, g, sp, player[g], obs, obs_u8, scratch)
         next_index[0] += num_games
         return -1
     num_actions = mask.shape[1]
@@ -152,5 +167,5 @@ def vector_kernel(reset, st, sp, actions, seed, next_index, game_index, obs, mas
             next_index[0] += 1
         player[g] = st.info[g, C.I_CURRENT]
         legal_mask(st, g, sp, mask[g])
-        observe(st, g, sp, player[g], obs[g])
+        _observe_slot(st, g, sp, player[g], obs, obs_u8, scratch)
     return -1
