@@ -29,7 +29,6 @@ from uno_env.engine.observe import observation_slices
 from uno_env.engine.state import allocate, state_nbytes
 from uno_env.rules import check_seed
 
-
 #: ``obs_dtype`` values (module docstring)
 OBS_DTYPES = ("float32", "uint8", None)
 
