@@ -65,7 +65,8 @@ def plot_curve(eval_csv, name: str, out=None) -> Path:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    rows = list(csv.DictReader(open(eval_csv)))
+    with open(eval_csv, newline="") as f:
+        rows = list(csv.DictReader(f))
     fig, ax = plt.subplots(figsize=(6, 3.6))
     for opp in dict.fromkeys(r["opponent"] for r in rows):
         sel = [r for r in rows if r["opponent"] == opp]
