@@ -19,7 +19,7 @@ from sb3_contrib.common.maskable.utils import (  # noqa: E402
     get_action_masks, is_masking_supported)
 
 from agents.ppo import PPOAgent, shipped_models  # noqa: E402
-from agents.train import train  # noqa: E402
+from agents.train import imitate, imitation_data, train  # noqa: E402
 from uno_env import env as aec_env  # noqa: E402
 from uno_env import make_config  # noqa: E402
 from uno_env.learner import evaluate  # noqa: E402
@@ -142,6 +142,44 @@ def test_corrupt_and_mismatched_model_files_are_clear_errors(tmp_path, tiny_run)
         good.check_config(make_config("classic", 4))
     with pytest.raises(ValueError, match="act_batch takes observations"):
         good.act_batch(np.zeros((1, 5), np.float32), np.ones((1, 70), np.uint8))
+
+
+def test_imitation_data_is_the_teachers_legal_moves_with_their_game_returns():
+    cfg = make_config("classic", 2)
+    obs, masks, actions, returns, complete = imitation_data("heuristic", cfg, 1000, 16,
+                                                            seed=4, gamma=1.0)
+    assert obs.shape == (1008, cfg.layout.obs_size) and masks.shape == (1008, cfg.layout.size)
+    assert masks[np.arange(len(actions)), actions].all()        # every move legal
+    # the same games again: the heuristic's moves are those of its act_batch
+    from agents import make_agent
+    np.testing.assert_array_equal(make_agent("heuristic", cfg).act_batch(obs, masks), actions)
+    # 2 players, reward "win", no discount: a finished game returns +1 or -1 (docs/rules.md 7)
+    assert complete.any() and set(np.unique(returns[complete])) <= {-1.0, 1.0}
+    assert (returns[~complete] == 0).all()
+
+
+def test_imitation_makes_the_policy_copy_the_teacher():
+    cfg = make_config("classic", 2)
+    venv = UnoVecEnv(8, "classic", 2, opponents="heuristic", seed=0)
+    model = MaskablePPO("MlpPolicy", venv, n_steps=16, batch_size=64, seed=0, verbose=0,
+                        policy_kwargs=policy_kwargs(cfg, (64, 64)))
+    data = imitation_data("heuristic", cfg, 4096, 32, seed=1, gamma=0.995)
+    before = imitate(model, data, 0, seed=0)["agreement"]
+    after = imitate(model, data, 6, seed=0)
+    assert after["agreement"] > max(0.75, before + 0.2), (before, after)
+    assert after["decisions"] == 4096 and after["policy_loss"] is not None
+
+
+def test_training_with_an_imitation_warm_start_evaluates_its_start(tmp_path):
+    train(out=tmp_path, progress=False, timesteps=256, num_envs=8, n_steps=32,
+          batch_size=64, n_epochs=1, hidden=(16,), imitate="heuristic",
+          imitate_steps=512, imitate_epochs=1, eval_every=10**6, eval_games=8,
+          eval_opponents=("random",))
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["imitation"]["teacher"] == "heuristic"
+    assert summary["imitation"]["decisions"] == 512
+    rows = (tmp_path / "eval.csv").read_text().splitlines()
+    assert rows[1].startswith("0,random,8,")          # the evaluation before PPO
 
 
 def test_training_settings_are_checked_before_training(tmp_path):

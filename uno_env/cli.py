@@ -301,6 +301,10 @@ def train(preset: str = _preset_option(),
           minutes: float = typer.Option(None, help="stop after this many minutes"),
           threads: int = typer.Option(1, min=1, help="torch threads"),
           resume: str = typer.Option(None, help="model.zip to continue training"),
+          imitate: str = typer.Option(None, help="warm start: first copy this agent's "
+                                      "moves (e.g. heuristic), then PPO"),
+          imitate_steps: int = typer.Option(300_000, min=1, help="decisions of the "
+                                            "--imitate agent to copy"),
           progress: bool = typer.Option(True, help="show a progress bar"),
           framework: str = typer.Option("sb3", help="sb3 (MaskablePPO against "
                                         "opponents) or rllib (self-play PPO with RLlib; "
@@ -319,6 +323,8 @@ def train(preset: str = _preset_option(),
         if opponents not in (None, "self"):
             raise typer.BadParameter("RLlib training is self-play (every seat is the "
                                      "policy being trained): leave out --opponents")
+        if imitate is not None:
+            raise typer.BadParameter("--imitate warm-starts MaskablePPO (--framework sb3)")
         if resume is not None:
             raise typer.BadParameter("--resume takes an SB3 model.zip; for RLlib restore "
                                      "the checkpoint with Algorithm.from_checkpoint")
@@ -337,7 +343,7 @@ def train(preset: str = _preset_option(),
         num_envs=envs, eval_every=eval_every, eval_games=eval_games,
         eval_opponents=tuple(_csv(eval_opponents)), checkpoint_every=checkpoint_every,
         hidden=tuple(int(h) for h in _csv(hidden)), max_minutes=minutes, threads=threads,
-        **rules)
+        imitate=imitate, imitate_steps=imitate_steps, **rules)
     typer.echo(f"trained {result.timesteps:,} steps in {result.seconds:.0f} s "
                f"({result.steps_per_second:,.0f} steps/s)")
     _echo_evaluations([r for r in result.evaluations
