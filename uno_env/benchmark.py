@@ -483,8 +483,9 @@ def benchmark(agent: str, tracks="all", games: int | None = None,
                 points = np.empty((p, g, p), np.int32)
                 if bar is not None:
                     bar.set_description(f"{tr.name} vs {name}")
-                used = play_lineups(lus, g, tr.preset, p, python, tr.seed, threads,
-                                    tr.rules, winner, points, backend, address, bar)
+                ran = play_lineups(lus, g, tr.preset, p, python, tr.seed, threads,
+                                   tr.rules, winner, points, backend, address, bar)
+                used = used if ran is None else ran
                 result.results.append(_result(name, winner, p))
             result.rating = rate_agent(result.results, tr.num_players,
                                        anchor_ratings(tr, anchors))

@@ -26,7 +26,10 @@ import json
 
 import typer
 
+from uno_env.benchmark import TRACKS
 from uno_env.rules import PRESETS, Rules, rule_names
+
+TRACK_NAMES = tuple(TRACKS)
 
 # rich_markup_mode=None: click's plain error output, whose "Error: ..." line is never
 # wrapped into a box (a wrapped box splits the names of the valid values across lines)
@@ -426,8 +429,7 @@ def benchmark(agent: str = typer.Option(..., help="the agent: a baseline (random
                                         "module:Factory (Factory(config) -> an agent "
                                         "with act and optionally act_batch)"),
               track: str = typer.Option("all", help="a track's name or all; tracks: "
-                                        "classic-2p, classic-4p, house-4p, flip-4p, "
-                                        "onepiece-4p"),
+                                        + ", ".join(TRACK_NAMES)),
               out: str = typer.Option("benchmark", help="directory for card.json, "
                                       "card.md, card.png"),
               threads: int = typer.Option(None, min=1, help=THREADS_HELP),
