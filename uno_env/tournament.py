@@ -51,7 +51,7 @@ from pathlib import Path
 import numpy as np
 
 from uno_env.engine.policies import AGENT_CODES
-from uno_env.engine.search import agent_code, is_search_name
+from uno_env.engine.search import SEARCH_SALT, agent_code, is_search_name
 from uno_env.stats import Z95, wilson  # noqa: F401  (re-exported)
 from uno_env.simulation import simulate
 
@@ -135,8 +135,9 @@ def _play_games(preset, num_players, lineup, python_agents, num_games, seed, fir
     """Games ``first_game ..`` of ``seed`` as ``Game`` objects, for lineups that mix
     Python agents with search agents (``mcts``: an ``agents.MCTSAgent`` searches the one
     ``Game`` it is attached to, so it cannot act on a VectorEnv's batch). The search
-    agent of seat ``s`` in game ``i`` has its own stream, ``seed_stream(seed,
-    i * P + s)``; the other agents act on the observations of their seat in batches."""
+    seats of game ``i`` share its search stream, ``seed_stream(seed ^ SEARCH_SALT, i)``,
+    as inside ``simulate``, so with the same policies a game is the same on either
+    path; the other agents act on the observations of their seat in batches."""
     from uno_env.agent_registry import make_agent
     from uno_env.config import make_config
     from uno_env.engine.rng import seed_stream_py
@@ -154,11 +155,12 @@ def _play_games(preset, num_players, lineup, python_agents, num_games, seed, fir
             game = Game(preset, num_players, seed=seed, **rules)
             game.reset(seed, index=i)
             games.append(game)
-        searchers = [{s: make_agent(lineup[s], config,
-                                    seed=int(seed_stream_py(seed, i * num_players + s)))
-                      .attach(game) for s in range(num_players) if s not in batch_agents}
-                     for i, game in zip(range(first_game + lo, first_game + lo + len(games)),
-                                        games)]
+        searchers = []
+        for i, game in enumerate(games, first_game + lo):
+            stream = np.array([seed_stream_py(seed ^ int(SEARCH_SALT), i)], np.uint64)
+            searchers.append({s: make_agent(lineup[s], config).share_stream(stream)
+                              .attach(game)
+                              for s in range(num_players) if s not in batch_agents})
         while live := [i for i, game in enumerate(games) if not game.is_over]:
             deciders = [games[i].current_player for i in live]    # one move per game
             for seat in range(num_players):
