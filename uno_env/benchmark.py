@@ -315,6 +315,7 @@ class BenchmarkCard:
     seconds: float = 0.0
     threads: int | None = None
     backend: str = "local"
+    cpu_seconds: float = 0.0      # this process's CPU time (all threads)
 
     @property
     def standard(self) -> bool:
@@ -328,7 +329,8 @@ class BenchmarkCard:
                 "agent": self.agent, "standard": self.standard,
                 "games_override": self.games_override,
                 "tracks": [t.to_dict() for t in self.tracks],
-                "run": {"wall_seconds": round(self.seconds, 1), "threads": self.threads,
+                "run": {"wall_seconds": round(self.seconds, 1),
+                        "cpu_seconds": round(self.cpu_seconds, 1), "threads": self.threads,
                         "backend": self.backend,
                         "track_seconds": {t.track.name: round(t.seconds, 1)
                                           for t in self.tracks}}}
@@ -345,7 +347,8 @@ class BenchmarkCard:
                               t["skipped"], run.get("track_seconds", {}).get(
                                   t["track"]["name"], 0.0)) for t in d["tracks"]]
         return cls(d["agent"], tracks, d["games_override"], run.get("wall_seconds", 0.0),
-                   run.get("threads"), run.get("backend", "local"))
+                   run.get("threads"), run.get("backend", "local"),
+                   run.get("cpu_seconds", 0.0))
 
     def rerate(self, anchors: dict) -> None:
         """Rate every track again against ``anchors`` (``load_anchors()``'s form)."""
@@ -357,7 +360,9 @@ class BenchmarkCard:
     def markdown(self, heading: str = "#") -> str:
         d = self.to_dict()
         lines = [f"{heading} {self.agent} ({BENCHMARK_VERSION})", "",
-                 f"uno-env {d['uno_env']}; wall time {d['run']['wall_seconds']:.0f} s."]
+                 f"uno-env {d['uno_env']}; wall time {d['run']['wall_seconds']:.0f} s "
+                 f"({d['run']['cpu_seconds']:.0f} s of CPU, {d['run']['threads']} "
+                 f"thread(s), {d['run']['backend']} backend)."]
         if not self.standard:
             lines.append(f"**Non-standard run** ({self.games_override} games per opponent "
                          f"instead of the track's): not comparable with the benchmark.")
@@ -463,7 +468,7 @@ def benchmark(agent: str, tracks="all", games: int | None = None,
         from tqdm.auto import tqdm
         bar = tqdm(total=sum(n for *_, ms in plan for _, n in ms), unit="game",
                    desc="benchmark")
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     used = threads
     try:
         for result, cand, members in plan:
@@ -494,4 +499,4 @@ def benchmark(agent: str, tracks="all", games: int | None = None,
         if bar is not None:
             bar.close()
     return BenchmarkCard(agent, [r for r, _, _ in plan], games, time.perf_counter() - start,
-                         used, backend)
+                         used, backend, time.process_time() - cpu)
