@@ -66,6 +66,16 @@ def test_fit_ratings_recovers_the_ratings_that_made_the_results():
         assert 0 < fit[name][1] < 20
 
 
+def test_fit_ratings_converges_on_lopsided_results():
+    """99% wins (heuristic against random, two players) and no loss at all: finite."""
+    fit = B.fit_ratings([("h", "random", 3959, 4000), ("h", "g", 1971, 4000)], 2,
+                        {"random": 0.0})
+    p = B.win_probability(fit["h"][0], 0.0, 2)
+    assert p == pytest.approx(3959 / 4000, abs=1e-4)
+    (elo, se), = B.fit_ratings([("h", "random", 4000, 4000)], 2, {"random": 0}).values()
+    assert 800 < elo < 4000 and se > 100
+
+
 def test_an_agents_rating_is_fitted_against_the_fixed_anchors_alone():
     anchors = {"random": 0.0, "heuristic": 300.0}
     results = [{"opponent": o, "games": 4000,

@@ -146,7 +146,7 @@ def fit_ratings(pairs, num_players: int, fixed: dict, prior_sd: float = 2000.0):
     ``fixed``. ``pairs``: ``(a, b, wins, games)``: ``a`` in one seat against ``b`` in
     the others won ``wins`` of ``games``. A wide Gaussian prior (``prior_sd``, centred
     on 0) keeps an agent that never won or never lost finite. Returns ``{name: (rating,
-    standard error)}``, by Newton's method on the log-likelihood."""
+    standard error)}``, by damped Newton steps on the (concave) log-likelihood."""
     pairs = [(a, b, float(w), float(n)) for a, b, w, n in pairs if a != b and n > 0]
     free = sorted({x for a, b, _, _ in pairs for x in (a, b)} - set(fixed))
     index = {x: i for i, x in enumerate(free)}
@@ -157,11 +157,12 @@ def fit_ratings(pairs, num_players: int, fixed: dict, prior_sd: float = 2000.0):
         return theta[index[x]] if x in index else fixed[x] / ELO
 
     var = (prior_sd / ELO) ** 2
-    for _ in range(100):
+    for _ in range(500):
         grad = -theta / var
         hess = -np.eye(len(free)) / var
         for a, b, w, n in pairs:
-            p = 1.0 / (1.0 + math.exp(offset + value(b) - value(a)))
+            x = min(max(offset + value(b) - value(a), -700.0), 700.0)
+            p = 1.0 / (1.0 + math.exp(x))
             g, h = w - n * p, n * p * (1 - p)
             for x, sign in ((a, 1.0), (b, -1.0)):
                 if x in index:
@@ -169,7 +170,9 @@ def fit_ratings(pairs, num_players: int, fixed: dict, prior_sd: float = 2000.0):
                     for y, sign2 in ((a, 1.0), (b, -1.0)):
                         if y in index:
                             hess[index[x], index[y]] -= sign * sign2 * h
-        step = np.linalg.solve(hess, grad)
+        # damped Newton: at most one unit of log-odds (174 Elo) per step, so a start
+        # far from a lopsided result (99% wins) does not overshoot
+        step = np.clip(np.linalg.solve(hess, grad), -1.0, 1.0)
         theta -= step
         if np.abs(step).max() < 1e-10:
             break
@@ -360,9 +363,12 @@ class BenchmarkCard:
     def markdown(self, heading: str = "#") -> str:
         d = self.to_dict()
         lines = [f"{heading} {self.agent} ({BENCHMARK_VERSION})", "",
-                 f"uno-env {d['uno_env']}; wall time {d['run']['wall_seconds']:.0f} s "
-                 f"({d['run']['cpu_seconds']:.0f} s of CPU, {d['run']['threads']} "
-                 f"thread(s), {d['run']['backend']} backend)."]
+                 f"uno-env {d['uno_env']}; wall time {d['run']['wall_seconds']:.0f} s ("
+                 + (f"{d['run']['cpu_seconds']:.0f} s of CPU, "
+                    if d['run']['cpu_seconds'] else "")
+                 + f"{d['run']['threads']} thread(s), {d['run']['backend']} backend; "
+                 f"per track: " + ", ".join(f"{k} {v:.0f} s" for k, v in
+                                            d['run']['track_seconds'].items()) + ")."]
         if not self.standard:
             lines.append(f"**Non-standard run** ({self.games_override} games per opponent "
                          f"instead of the track's): not comparable with the benchmark.")
