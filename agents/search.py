@@ -71,6 +71,17 @@ class MCTSAgent(Agent):
                            np.zeros((0, len(STAT_SLOTS)), np.int64))
         self.game: Game | None = None
 
+    def share_stream(self, stream: np.ndarray) -> "MCTSAgent":
+        """Draw the search's random numbers from ``stream`` (a ``uint64[1]`` array,
+        advanced by every decision) instead of this agent's own: the search seats of one
+        game sharing ``seed_stream(seed ^ SEARCH_SALT, index)`` play that game exactly
+        as ``simulate`` does (``uno_env.tournament._play_games``). Returns the agent."""
+        if not isinstance(stream, np.ndarray) or stream.dtype != np.uint64 or \
+                stream.shape != (1,):
+            raise ValueError("a search stream is a uint64 array of shape (1,)")
+        self._rng = stream
+        return self
+
     def attach(self, target) -> "MCTSAgent":
         """Search the positions of ``target`` (a ``Game`` or an env with one); returns
         the agent."""

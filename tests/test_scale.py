@@ -107,6 +107,16 @@ def test_cli_tournament_ray_backend_prints_the_local_leaderboard(local_ray, tmp_
     assert bad.exit_code == 2 and "unknown backend" in bad.output
 
 
+def test_ray_benchmark_card_equals_the_local_one(local_ray):
+    """The benchmark on the Ray backend: the local card (all but its run entry), with the
+    shipped model among the panel (a Python agent) and the search agents."""
+    from uno_env.benchmark import benchmark
+    local = benchmark("heuristic", "classic-2p", games=6, threads=1).to_dict()
+    dist = benchmark("heuristic", "classic-2p", games=6, backend="ray").to_dict()
+    assert dist.pop("run")["backend"] == "ray" and local.pop("run")["backend"] == "local"
+    assert dist == local
+
+
 # --- RLlib -------------------------------------------------------------------------------
 @needs_rllib
 def test_rllib_env_is_turn_based_with_masks_and_final_rewards():

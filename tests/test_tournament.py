@@ -185,6 +185,25 @@ def test_python_agents_play_through_the_vector_env_and_match_the_numba_path():
     np.testing.assert_array_equal(numba_run.points, python_run.points)
 
 
+def test_python_agents_meet_search_agents_through_games_as_in_simulate():
+    """A lineup of a Python agent and ``mcts`` plays through ``Game`` objects, the
+    search seats of a game sharing its search stream: the same games as inside
+    ``simulate`` (a VectorEnv cannot host the search agent)."""
+    import uno_env
+    from agents import GreedyAgent
+
+    config = uno_env.make_config("classic", 2)
+    kw = dict(num_players=2, num_games=12, seed=5, progress=False, threads=1)
+    numba_run = tournament(("mcts:30", "greedy"), **kw)
+    python_run = tournament(("mcts:30", GreedyAgent(config)), **kw)
+    np.testing.assert_array_equal(numba_run.winner, python_run.winner)
+    np.testing.assert_array_equal(numba_run.points, python_run.points)
+    # the search changed moves here (its rollout policy alone plays other games), so
+    # the equality above checks the search streams, not only the rollout policy
+    rollout_only = tournament(("heuristic", "greedy"), **kw)
+    assert (rollout_only.points != numba_run.points).any()
+
+
 def test_vector_env_without_auto_reset_keeps_finished_games():
     from uno_env.vector import VectorEnv
 

@@ -9,6 +9,7 @@
     uno-bench train      train a PPO agent (MaskablePPO, or RLlib self-play with
                          --framework rllib; needs the rl or rllib extra)
     uno-bench evaluate   win rate of an agent or a trained model against opponents
+    uno-bench benchmark  an agent on the benchmark's fixed tracks: a report card
     uno-bench record     record games between agents as replays (uno-bench view: HTML)
     uno-bench serve      play UNO in the browser against agents
     uno-bench warmup     compile the engine ahead of time (cached on disk)
@@ -25,7 +26,10 @@ import json
 
 import typer
 
+from uno_env.benchmark import TRACKS
 from uno_env.rules import PRESETS, Rules, rule_names
+
+TRACK_NAMES = tuple(TRACKS)
 
 # rich_markup_mode=None: click's plain error output, whose "Error: ..." line is never
 # wrapped into a box (a wrapped box splits the names of the valid values across lines)
@@ -422,6 +426,37 @@ def evaluate(model: str = typer.Option("ppo_classic_2p", help="a .npz model file
         lo, hi = r["ci"]
         typer.echo(f"  vs {r['opponent']:10s} win rate {r['win_rate']:.4f} "
                    f"[{lo:.4f}, {hi:.4f}]  mean reward {r['mean_reward']:+.3f}")
+
+
+@app.command()
+def benchmark(agent: str = typer.Option(..., help="the agent: a baseline (random, greedy, "
+                                        "heuristic, mcts, mcts:BUDGET), a shipped "
+                                        "model's name, a .npz policy file, or "
+                                        "module:Factory (Factory(config) -> an agent "
+                                        "with act and optionally act_batch)"),
+              track: str = typer.Option("all", help="a track's name or all; tracks: "
+                                        + ", ".join(TRACK_NAMES)),
+              out: str = typer.Option("benchmark", help="directory for card.json, "
+                                      "card.md, card.png"),
+              threads: int = typer.Option(None, min=1, help=THREADS_HELP),
+              backend: str = typer.Option("local", help="local, or ray: every chunk of "
+                                          "games a Ray task (needs the ray extra)"),
+              address: str = typer.Option(None, help="Ray cluster address (default: a "
+                                          "local Ray instance)"),
+              games: int = typer.Option(None, min=1, help="games per opponent instead of "
+                                        "the track's: a quick, NON-STANDARD card"),
+              progress: bool = typer.Option(True, help="show a progress bar")):
+    """The benchmark: the agent against each track's reference panel; writes a report
+    card (win rates with 95% intervals, the anchored rating, the headline)."""
+    from uno_env.benchmark import benchmark as run
+    try:
+        card = run(agent, track, games=games, threads=threads, backend=backend,
+                   address=address, progress=progress)
+    except (ValueError, NotImplementedError) as err:
+        raise typer.BadParameter(" ".join(str(err).split())) from None
+    typer.echo(card.markdown())
+    for path in card.save(out).values():
+        typer.echo(f"wrote {path}")
 
 
 def _config(preset, players, rules=None):

@@ -51,7 +51,7 @@ from pathlib import Path
 import numpy as np
 
 from uno_env.engine.policies import AGENT_CODES
-from uno_env.engine.search import agent_code
+from uno_env.engine.search import SEARCH_SALT, agent_code, is_search_name
 from uno_env.stats import Z95, wilson  # noqa: F401  (re-exported)
 from uno_env.simulation import simulate
 
@@ -97,7 +97,11 @@ def _play_batched(preset, num_players, lineup, python_agents, num_games, seed,
                   first_game, rules, batch=1024):
     """Games ``first_game ..`` of ``seed`` through the VectorEnv, for lineups with Python
     agents; each agent acts on the observations of its seat in batches. Named numba
-    agents play through their Python classes (the same kernels)."""
+    agents play through their Python classes (the same kernels); a lineup with a search
+    agent plays through ``_play_games``."""
+    if any(is_search_name(n) for n in lineup if n not in python_agents):
+        return _play_games(preset, num_players, lineup, python_agents, num_games, seed,
+                           first_game, rules)
     from uno_env.agent_registry import make_agent
 
     from uno_env.config import make_config
@@ -126,6 +130,58 @@ def _play_batched(preset, num_players, lineup, python_agents, num_games, seed,
     return winner, points
 
 
+def _play_games(preset, num_players, lineup, python_agents, num_games, seed, first_game,
+                rules, batch=256):
+    """Games ``first_game ..`` of ``seed`` as ``Game`` objects, for lineups that mix
+    Python agents with search agents (``mcts``: an ``agents.MCTSAgent`` searches the one
+    ``Game`` it is attached to, so it cannot act on a VectorEnv's batch). The search
+    seats of game ``i`` share its search stream, ``seed_stream(seed ^ SEARCH_SALT, i)``,
+    as inside ``simulate``, so with the same policies a game is the same on either
+    path; the other agents act on the observations of their seat in batches."""
+    from uno_env.agent_registry import make_agent
+    from uno_env.config import make_config
+    from uno_env.engine.rng import seed_stream_py
+    from uno_env.game import Game
+
+    config = make_config(preset, num_players, **rules)
+    batch_agents = {s: python_agents[n] if n in python_agents else make_agent(n, config)
+                    for s, n in enumerate(lineup)
+                    if n in python_agents or not is_search_name(n)}
+    winner = np.empty(num_games, np.int32)
+    points = np.empty((num_games, num_players), np.int32)
+    for lo in range(0, num_games, batch):
+        games = []
+        for i in range(first_game + lo, first_game + min(lo + batch, num_games)):
+            game = Game(preset, num_players, seed=seed, **rules)
+            game.reset(seed, index=i)
+            games.append(game)
+        searchers = []
+        for i, game in enumerate(games, first_game + lo):
+            stream = np.array([seed_stream_py(seed ^ int(SEARCH_SALT), i)], np.uint64)
+            searchers.append({s: make_agent(lineup[s], config).share_stream(stream)
+                              .attach(game)
+                              for s in range(num_players) if s not in batch_agents})
+        while live := [i for i, game in enumerate(games) if not game.is_over]:
+            deciders = [games[i].current_player for i in live]    # one move per game
+            for seat in range(num_players):
+                idx = [i for i, d in zip(live, deciders) if d == seat]
+                if not idx:
+                    continue
+                if seat in batch_agents:
+                    obs = np.stack([games[i].observe(seat) for i in idx])
+                    mask = np.stack([games[i].action_mask() for i in idx])
+                    actions = batch_agents[seat].act_batch(obs, mask)
+                else:
+                    actions = [searchers[i][seat].act_game(games[i]) for i in idx]
+                for i, a in zip(idx, actions):
+                    games[i].step(int(a))
+        for k, game in enumerate(games):
+            winner[lo + k] = -1 if game.winner is None else game.winner
+            points[lo + k] = game.scores if config.rules.target_score > 0 \
+                else game.round_points
+    return winner, points
+
+
 def _chunks(lus, games_per_lineup: int) -> list[tuple[int, tuple, int, int]]:
     """The work list, in a fixed order: ``(lineup index, lineup, lo, hi)`` for games
     ``lo .. hi - 1`` of each lineup, at most ``CHUNK`` games each."""
@@ -146,6 +202,30 @@ def _play_chunk(preset, num_players, lineup, python_agents, num_games, seed, fir
     res = simulate(preset, num_players, agents=lineup, num_games=num_games, seed=seed,
                    threads=threads, first_game=first_game, **rules)
     return res.winner, res.points, res.threads
+
+
+def play_lineups(lus, games_per_lineup: int, preset, num_players, python_agents, seed,
+                 threads, rules, winner: np.ndarray, points: np.ndarray,
+                 backend: str = "local", address=None, bar=None):
+    """Play games ``r*G .. r*G + G - 1`` of ``seed`` for every lineup ``r`` of ``lus``
+    (``G = games_per_lineup``) into ``winner[r]`` and ``points[r]``, in ``_chunks``, on
+    the local or the Ray backend (bit-identical results); ``bar`` (tqdm) advances by
+    chunk. Returns the threads used. The match loop of ``tournament`` and of
+    ``uno_env.benchmark``: a lineup may hold any agent names, one per seat."""
+    used_threads = threads
+    chunks = _chunks(lus, games_per_lineup)
+    if backend == "ray":
+        from uno_env.distributed import play_chunks
+        return play_chunks(_play_chunk, chunks, preset, num_players, python_agents, seed,
+                           threads, rules, winner, points, bar, address)
+    for r, lineup, lo, hi in chunks:
+        winner[r, lo:hi], points[r, lo:hi], used = _play_chunk(
+            preset, num_players, lineup, python_agents, hi - lo, seed,
+            r * games_per_lineup + lo, threads, rules)
+        used_threads = used if used is not None else used_threads
+        if bar is not None:
+            bar.update(hi - lo)
+    return used_threads
 
 
 @dataclass
@@ -395,22 +475,9 @@ def tournament(agents=("random", "greedy", "heuristic"), preset: str = "classic"
         bar.reset(total=k * g)  # the clock and the rate start after the compile
         bar.set_description("tournament")
     start = time.perf_counter()
-    used_threads = threads
-    chunks = _chunks(lus, g)
     try:
-        if backend == "ray":
-            from uno_env.distributed import play_chunks
-            used_threads = play_chunks(_play_chunk, chunks, preset, num_players,
-                                       python_agents, seed, threads, rules, winner, points,
-                                       bar, address)
-        else:
-            for r, lineup, lo, hi in chunks:
-                winner[r, lo:hi], points[r, lo:hi], used = _play_chunk(
-                    preset, num_players, lineup, python_agents, hi - lo, seed,
-                    r * g + lo, threads, rules)
-                used_threads = used if used is not None else used_threads
-                if bar is not None:
-                    bar.update(hi - lo)
+        used_threads = play_lineups(lus, g, preset, num_players, python_agents, seed,
+                                    threads, rules, winner, points, backend, address, bar)
     finally:
         if bar is not None:
             bar.close()

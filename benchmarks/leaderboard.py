@@ -1,0 +1,192 @@
+"""Regenerate the leaderboard: every reference agent's report card, the panel's anchor
+ratings, ``docs/leaderboard.md`` and the README's headline table.
+
+    python benchmarks/leaderboard.py                         # play every reference card
+    python benchmarks/leaderboard.py --play random,greedy,heuristic --tracks all
+    python benchmarks/leaderboard.py --play mcts:10 --tracks classic-2p
+    python benchmarks/leaderboard.py --play none             # refit and rewrite only
+
+Steps: (1) play the cards asked for (``uno_env.benchmark.benchmark``, the standard
+protocol) and store each agent's raw card in ``benchmarks/cards/`` (a track played again
+replaces the stored one); (2) fit every track's anchors (the panel's ratings, ``random``
+fixed at 0) by maximum likelihood over the stored cards of panel members, and write
+``uno_env/benchmark_anchors.json``; (3) rate every stored card against the new anchors,
+and write ``docs/leaderboard.md`` (cards, PNGs under ``docs/figures/cards/``) and the
+README's table between its ``leaderboard`` markers.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import pathlib
+import time
+
+from uno_env.benchmark import (ANCHOR_ZERO, ANCHORS_PATH, BENCHMARK_VERSION, TRACKS,
+                               BenchmarkCard, benchmark, fit_ratings, get_tracks)
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+CARDS = ROOT / "benchmarks" / "cards"
+PAGE = ROOT / "docs" / "leaderboard.md"
+FIGURES = ROOT / "docs" / "figures" / "cards"
+README = ROOT / "README.md"
+MARKERS = ("<!-- leaderboard:start -->", "<!-- leaderboard:end -->")
+
+
+def reference_agents() -> list[str]:
+    """Every panel member of every track, in panel order."""
+    out: list[str] = []
+    for t in TRACKS.values():
+        out += [m for m in t.panel if m not in out]
+    return out
+
+
+def _file(agent: str) -> str:
+    return agent.replace(":", "_").replace("/", "_")
+
+
+def stored_cards() -> dict[str, BenchmarkCard]:
+    cards = {}
+    for path in sorted(CARDS.glob("*.json")):
+        card = BenchmarkCard.from_dict(json.loads(path.read_text()))
+        cards[card.agent] = card
+    return cards
+
+
+def play(agents, tracks, threads) -> None:
+    CARDS.mkdir(parents=True, exist_ok=True)
+    for agent in agents:
+        start = time.perf_counter()
+        card = benchmark(agent, [t.name for t in tracks], threads=threads, progress=True,
+                         anchors={})
+        print(f"{agent}: {time.perf_counter() - start:.0f} s "
+              f"({', '.join(f'{t.track.name} {t.seconds:.0f} s' for t in card.tracks)})",
+              flush=True)
+        path = CARDS / f"{_file(agent)}.json"
+        if path.exists():          # keep the tracks not played now
+            old = BenchmarkCard.from_dict(json.loads(path.read_text()))
+            played = {t.track.name for t in card.tracks}
+            card.tracks = [t for t in old.tracks if t.track.name not in played] + card.tracks
+            order = list(TRACKS)
+            card.tracks.sort(key=lambda t: order.index(t.track.name))
+            card.seconds = sum(t.seconds for t in card.tracks)
+        path.write_text(json.dumps(card.to_dict(), indent=2) + "\n")
+
+
+def fit_anchors(cards: dict[str, BenchmarkCard]) -> dict:
+    """Every track's panel ratings from the stored standard cards of panel members."""
+    out = {"benchmark": BENCHMARK_VERSION, "fixed": {ANCHOR_ZERO: 0.0}, "tracks": {}}
+    for name, track in TRACKS.items():
+        pairs, used = [], []
+        for card in cards.values():
+            if not card.standard or card.agent not in track.panel:
+                continue
+            for t in card.tracks:
+                if t.track.name == name and not t.skipped:
+                    pairs += [(card.agent, r["opponent"], r["wins"], r["games"])
+                              for r in t.results]
+                    used.append(card.agent)
+        members = {x for a, b, _, _ in pairs for x in (a, b)}
+        if not pairs or set(track.panel) - members:
+            continue
+        fit = fit_ratings(pairs, track.num_players, {ANCHOR_ZERO: 0.0})
+        out["tracks"][name] = {
+            "ratings": {m: 0.0 if m == ANCHOR_ZERO else round(fit[m][0], 1)
+                        for m in track.panel},
+            "standard_errors": {m: round(fit[m][1], 1) for m in track.panel if m in fit},
+            "cards": used, "games": int(sum(p[3] for p in pairs))}
+    return out
+
+
+def _cell(card, track) -> str:
+    for t in card.tracks:
+        if t.track.name == track:
+            if t.skipped:
+                return "n/a"
+            r = t.rating
+            return "-" if r is None else f"{r['elo']:.0f} [{r['ci_low']:.0f}, {r['ci_high']:.0f}]"
+    return "not run yet"
+
+
+def headline_table(cards) -> str:
+    lines = ["| agent | " + " | ".join(TRACKS) + " |", "|---|" + "---|" * len(TRACKS)]
+    lines += [f"| {a} | " + " | ".join(_cell(c, t) for t in TRACKS) + " |"
+              for a, c in cards.items()]
+    return "\n".join(lines)
+
+
+def write_page(cards, anchors) -> None:
+    FIGURES.mkdir(parents=True, exist_ok=True)
+    lines = [
+        "# Leaderboard", "",
+        f"Benchmark version `{BENCHMARK_VERSION}` (the protocol: "
+        "[The benchmark](benchmark.md)). Generated by `python benchmarks/leaderboard.py` "
+        "from the stored cards in `benchmarks/cards/`; do not edit by hand.", "",
+        "## Headline: the anchored rating", "",
+        "Elo scale, `random` = 0 on every track, 95% interval in brackets; `n/a`: a "
+        "model made for another game; `not run yet`: the card has not been played on "
+        "that track.", "", headline_table(cards), "",
+        "## The anchors (the panel's fixed ratings)", "",
+        "Fitted by maximum likelihood over the panel members' cards below; every "
+        "evaluated agent is rated against these, which stay fixed.", "",
+        "| member | " + " | ".join(TRACKS) + " |", "|---|" + "---|" * len(TRACKS)]
+    members = reference_agents()
+    for m in members:
+        cells = []
+        for t in TRACKS:
+            entry = anchors["tracks"].get(t)
+            if m not in TRACKS[t].panel:
+                cells.append("absent" if m in TRACKS[t].absent else "")
+            elif entry is None:
+                cells.append("not fitted")
+            else:
+                cells.append(f"{entry['ratings'][m]:.0f}")
+        lines.append(f"| {m} | " + " | ".join(cells) + " |")
+    absent = sorted({m for t in TRACKS.values() for m in t.absent})
+    if absent:
+        lines += ["", f"Absent from this version's panel (not shipped yet): "
+                  f"{', '.join(absent)}."]
+    lines += ["", "## Cards", ""]
+    for agent, card in cards.items():
+        png = FIGURES / f"{_file(agent)}.png"
+        card.plot(png)
+        lines += [card.markdown(heading="###"), "",
+                  f"![{agent}: win rates](figures/cards/{png.name})", ""]
+    PAGE.write_text("\n".join(lines).rstrip() + "\n")
+
+
+def write_readme(cards) -> None:
+    text = README.read_text()
+    start, end = MARKERS
+    if start not in text:
+        raise SystemExit(f"README.md has no {start} marker")
+    head, rest = text.split(start, 1)
+    tail = rest.split(end, 1)[1]
+    README.write_text(f"{head}{start}\n{headline_table(cards)}\n{end}{tail}")
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--play", default="all", help="comma-separated agents to play, all "
+                    "(every reference agent) or none")
+    ap.add_argument("--tracks", default="all", help="tracks to play them on (comma-"
+                    "separated or all)")
+    ap.add_argument("--threads", type=int, default=None)
+    args = ap.parse_args(argv)
+    agents = reference_agents() if args.play == "all" else \
+        [] if args.play == "none" else [a for a in args.play.split(",") if a]
+    tracks = get_tracks("all" if args.tracks == "all" else args.tracks.split(","))
+    play(agents, tracks, args.threads)
+    cards = stored_cards()
+    anchors = fit_anchors(cards)
+    ANCHORS_PATH.write_text(json.dumps(anchors, indent=2) + "\n")
+    for card in cards.values():
+        card.rerate(anchors)
+        path = CARDS / f"{_file(card.agent)}.json"
+        path.write_text(json.dumps(card.to_dict(), indent=2) + "\n")
+    write_page(cards, anchors)
+    write_readme(cards)
+    print(f"wrote {ANCHORS_PATH}, {PAGE}, {README}")
+
+
+if __name__ == "__main__":
+    main()
