@@ -143,7 +143,7 @@ def write_page(cards, anchors) -> None:
         lines.append(f"| {m} | " + " | ".join(cells) + " |")
     absent = sorted({m for t in TRACKS.values() for m in t.absent})
     if absent:
-        lines += ["", f"Absent from this version's panel (not shipped yet): "
+        lines += ["", f"Not in this version's panel (no anchor rating yet): "
                   f"{', '.join(absent)}."]
     lines += ["", "## Cards", ""]
     for agent, card in cards.items():

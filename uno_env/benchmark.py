@@ -387,7 +387,7 @@ class BenchmarkCard:
                 "benchmarks/leaderboard.py)") + f"; mean win rate / chance "
                 f"{t.mean_ratio:.2f}.")
             if tr.absent:
-                lines.append(f"Absent from this version's panel (not shipped yet): "
+                lines.append(f"Not in this version's panel (no anchor rating yet): "
                              f"{', '.join(tr.absent)}.")
             lines += ["", "| opponent | games | win rate | 95% interval |",
                       "|---|---:|---:|---|"]
