@@ -12,8 +12,8 @@ ranges of game indices, so the games played and every figure but the times are t
 same whatever ``--workers``. Game ``i`` is ``simulate``'s game ``i`` of the seed.
 
 Prints a markdown table (games, decisions, invariant breaks, truncations, kernel time
-summed over the workers, decisions per second of one worker); exits 1 on any break,
-naming the first broken game and how to replay it.
+summed over the workers, decisions per second of one worker process); exits 1 on any
+break, naming the first broken game and how to replay it.
 """
 from __future__ import annotations
 
@@ -100,8 +100,10 @@ def soak_all(presets, agents: dict, players: int = 4, seed: int = 0, workers: in
                 bar.update(parts[-1]["decisions"])
             merged = _merge(parts)
             while merged["decisions"] < target:  # short of the target: top up in order
-                lo = merged["games"]
-                parts.append(run_chunk(p, players, a, seed, lo, size, obs_every))
+                lo, per_game = merged["games"], merged["decisions"] / merged["games"]
+                more = math.ceil(1.04 * (target - merged["decisions"]) / max(per_game, 1))
+                parts.append(run_chunk(p, players, a, seed, lo, max(1, min(size, more)),
+                                       obs_every))
                 bar.update(parts[-1]["decisions"])
                 merged = _merge(parts)
             row = {"preset": p, "variant": make_config(p, players).variant, "agent": a,
@@ -117,7 +119,7 @@ def soak_all(presets, agents: dict, players: int = 4, seed: int = 0, workers: in
 
 def table(rows: list[dict]) -> str:
     lines = ["| preset | agent | games | decisions | invariant breaks | truncations "
-             "| time (s) | decisions/s (1 core) |",
+             "| time (s) | decisions/s per worker |",
              "|---|---|---:|---:|---:|---:|---:|---:|"]
     for r in rows:
         lines.append(f"| {r['preset']} | {r['agent']} | {r['games']:,} | "

@@ -116,3 +116,32 @@ def test_a_played_game_outside_the_bounds_is_counted_and_the_first_recorded():
 def test_soak_refuses_bad_arguments(bad):
     with pytest.raises(ValueError):
         soak("classic", 4, **{"games": 2, **bad})
+
+
+def _soak_bench():
+    import importlib.util
+    import pathlib
+    import sys
+    path = pathlib.Path(__file__).resolve().parents[1] / "benchmarks" / "soak.py"
+    spec = importlib.util.spec_from_file_location("soak_bench", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["soak_bench"] = module  # the worker processes unpickle its functions
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_benchmark_gives_the_same_games_on_one_worker_and_on_two(soaked):
+    """benchmarks/soak.py splits the games by index: 1 or 2 processes, several chunks,
+    the same games, decisions and truncations (those of ``soak`` in one call)."""
+    bench = _soak_bench()
+    runs = [bench.soak_all(["classic"], {"random": 20_000}, workers=w, seed=SEED,
+                           chunk_decisions=4000, pilot_games=10, progress=False)
+            for w in (1, 2)]
+    (one,), (two,) = runs
+    for key in ("games", "decisions", "truncated", "broken", "breaks"):
+        assert one[key] == two[key], key
+    assert one["decisions"] >= 20_000 and one["broken"] == 0
+    n = one["games"]
+    assert n <= GAMES and one["decisions"] == int(soaked.steps[:n].sum())
+    assert one["truncated"] == int((soaked.winner[:n] == -1).sum())
+    assert "| classic | random |" in bench.table(runs[0])
