@@ -39,7 +39,7 @@ LAYERS = [
     ["observe", "determinize"],
     ["policies", "belief"],
     ["batch", "learner"],
-    ["search"],
+    ["search", "soak"],
     ["entry"],
 ]
 LAYER_OF = {name: k for k, names in enumerate(LAYERS) for name in names}

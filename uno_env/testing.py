@@ -39,9 +39,16 @@ seed, the game (the slot, or the game index of the seed) and the step.
 
 Everything runs through the engine's cached entry points (``engine/entry.py``), so
 after ``uno_env.warmup.warmup()`` the checks compile nothing.
+
+For many games, ``soak`` plays ``simulate``'s games inside numba with the state
+invariants above checked after the deal and after every step (the ``soak`` entry
+point, ``uno_env.engine.soak``; it compiles on its first use, and ``warmup`` does not
+compile it), and ``soak_check`` runs those checks on one ``Game``'s position.
+``benchmarks/soak.py`` runs ``soak`` on every preset.
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 import numba
@@ -49,15 +56,19 @@ import numpy as np
 
 from uno_env.config import Config, make_config
 from uno_env.engine import codes as C
+from uno_env.engine import soak as soak_kernel
 from uno_env.engine.entry import GameOps, kernels
-from uno_env.engine.policies import AGENT_GREEDY, AGENT_HEURISTIC
+from uno_env.engine.policies import AGENT_CODES, AGENT_GREEDY, AGENT_HEURISTIC
+from uno_env.engine.state import allocate
 from uno_env.game import Game
+from uno_env.rules import check_seed
 from uno_env.simulation import simulate
 from uno_env.vector import VectorEnv
 
 __all__ = ["ContractReport", "check_contract", "check_random_play",
            "check_vector_matches_game", "check_vector_batch_size",
-           "check_simulate_matches_game", "check_simulate_independence"]
+           "check_simulate_matches_game", "check_simulate_independence",
+           "SoakReport", "soak", "soak_check"]
 
 #: phases in which a total to draw may be pending (answered, held back by a jump-in
 #: window, or grown by a multi-card play; docs/rules.md 3)
@@ -554,3 +565,96 @@ def check_contract(preset: str = "classic", num_players: int = 4, games: int = 1
         check_random_play(preset, num_players, max(1, games // 4), seed, agent=agent,
                           hidden_every=10**9, **rules)
     return report
+
+
+# --- soak: the state invariants inside numba, for many games ----------------------------
+@dataclass
+class SoakReport:
+    """What ``soak`` played and checked. ``first_break`` is ``(game index, step, kinds)``
+    of the first broken game (``Game.reset(seed, index)`` replays it), else None."""
+
+    preset: str
+    num_players: int
+    agent: str
+    seed: int
+    first_game: int
+    rules: dict
+    games: int = 0
+    decisions: int = 0          # steps of live games, each followed by the checks
+    truncated: int = 0
+    broken: int = 0             # games with at least one broken invariant
+    breaks: dict = field(default_factory=dict)  # break kind -> games broken in it
+    first_break: tuple | None = None
+    elapsed: float = 0.0
+    steps: np.ndarray = field(default=None, repr=False)   # int32[games]
+    winner: np.ndarray = field(default=None, repr=False)  # int32[games]: -1 truncated,
+                                                          # -2 broken
+
+
+def _soak_tables(cfg: Config) -> tuple[np.ndarray, np.ndarray]:
+    """The soak kernel's bounds: copies of each face among the deck's dark faces
+    (empty for a single-sided deck) and the observation space's upper bounds."""
+    deck = cfg.deck
+    dark = np.zeros(0, np.int64)
+    if deck.double_sided:
+        dark = np.bincount(deck.type_face[:, 1].astype(np.int64),
+                           minlength=len(deck.face_points)).astype(np.int64)
+    return dark, np.ascontiguousarray(cfg.observation_space.high, np.float32)
+
+
+def _kinds(bits: int) -> tuple[str, ...]:
+    return tuple(name for k, name in enumerate(soak_kernel.BREAK_NAMES) if bits >> k & 1)
+
+
+def soak(preset: str = "classic", num_players: int = 4, games: int = 1000, seed: int = 0,
+         first_game: int = 0, agent: str = "random", obs_every: int = 1,
+         **rules) -> SoakReport:
+    """Play games ``first_game .. first_game + games - 1`` of ``seed`` with ``agent``
+    ("random", "greedy", "heuristic") in every seat, inside numba, checking after the
+    deal and after every step the invariants listed in ``uno_env.engine.soak`` (cards,
+    counts, decider, pending draws, the legal count, the chosen action, the end of the
+    game, and every ``obs_every``-th step the observation against
+    ``observation_space``). Game ``i`` is ``simulate``'s game ``i`` of the seed. The
+    ``soak`` entry point compiles on the first call (1-5 minutes per variant)."""
+    cfg = make_config(preset, num_players, **rules)
+    if agent not in AGENT_CODES:
+        raise ValueError(f"agent must be one of {', '.join(AGENT_CODES)}; got {agent!r}")
+    for name, value in (("games", games), ("obs_every", obs_every)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    seed = check_seed(seed)
+    dark, high = _soak_tables(cfg)
+    st = allocate(1, cfg.num_players, cfg.deck.num_types, cfg.deck.num_cards,
+                  cfg.deck.double_sided)
+    agents = np.full(cfg.num_players, AGENT_CODES[agent], np.int64)
+    steps = np.zeros(games, np.int32)
+    winner = np.zeros(games, np.int32)
+    breaks = np.zeros(soak_kernel.NUM_KINDS, np.int64)
+    first = np.full(3, -1, np.int64)
+    start = time.perf_counter()
+    broken = kernels(cfg.variant).soak(
+        soak_kernel.OP_PLAY, st, cfg.spec, agents, np.uint64(seed), int(first_game),
+        100 * cfg.rules.max_turns, int(obs_every), dark, high, steps, winner, breaks, first)
+    elapsed = time.perf_counter() - start
+    first_break = None if first[0] < 0 else (int(first[0]), int(first[1]),
+                                             _kinds(int(first[2])))
+    return SoakReport(preset, cfg.num_players, agent, seed, int(first_game), dict(rules),
+                      games=games, decisions=int(steps.sum(dtype=np.int64)),
+                      truncated=int((winner == -1).sum()), broken=int(broken),
+                      breaks={name: int(n) for name, n in zip(soak_kernel.BREAK_NAMES,
+                                                              breaks)},
+                      first_break=first_break, elapsed=elapsed, steps=steps, winner=winner)
+
+
+def soak_check(game: Game) -> tuple[str, ...]:
+    """The soak kernel's checks of ``game``'s position as it stands (no step): the
+    names of the broken invariant kinds (``uno_env.engine.soak.BREAK_NAMES``), empty if
+    none. For tests of the checker: corrupt a copy of a state, see it reported."""
+    cfg = game.config
+    dark, high = _soak_tables(cfg)
+    empty = np.zeros(0, np.int32)
+    bits = kernels(cfg.variant).soak(
+        soak_kernel.OP_CHECK, game._state, cfg.spec,
+        np.zeros(cfg.num_players, np.int64), np.uint64(0), 0, 1, 1, dark, high, empty,
+        empty, np.zeros(soak_kernel.NUM_KINDS, np.int64), np.full(3, -1, np.int64))
+    return _kinds(int(bits))

@@ -15,6 +15,8 @@ its own (``tests/test_layers.py`` checks it):
    see, for search), then ``policies`` (the numba agents) and ``belief`` (what the
    public moves say about the hands, for search);
 7. ``batch`` and ``learner``: the loops of the Python APIs;
-8. ``search``: the search agent ``mcts`` and its simulate loop (entry points of their own);
+8. ``search``: the search agent ``mcts`` and its simulate loop, and ``soak``: games
+   played as ``simulate`` plays them with the invariants checked after every step
+   (entry points of their own);
 9. ``entry``: those loops compiled and cached once per variant.
 """

@@ -57,17 +57,29 @@ STAT_NAMES = tuple(name for name, _ in C.COUNTERS)
 STAT_SLOTS = np.array([slot for _, slot in C.COUNTERS], np.int64)
 
 
+@njit(inline="always")
+def deal_game(st, g, sp, seed, index):
+    """Seed slot ``g`` with game ``index`` of ``seed``'s stream and deal it."""
+    st.rng[g] = seed_stream(seed, index)
+    reset_game(st, g, sp)
+
+
+@njit(inline="always")
+def decide(st, g, sp, seat_agents, mask, obs):
+    """The action of the current decider's agent (``seat_agents[seat]``); ``mask`` holds
+    the decider's legal mask afterwards."""
+    return choose_action(seat_agents[st.info[g, C.I_CURRENT]], st, g, sp, mask, obs)
+
+
 @njit
 def play_game(st, g, sp, seat_agents, seed, index, mask, obs):
     """Deal game ``index`` of ``seed`` into slot ``g`` and play it to its end with the
     agents' kernels (``mask`` and ``obs`` are scratch: uint8[A], float32[D]). Returns
     the number of decisions taken."""
-    st.rng[g] = seed_stream(seed, index)
-    reset_game(st, g, sp)
+    deal_game(st, g, sp, seed, index)
     steps = 0
     while st.info[g, C.I_STATUS] == C.STATUS_PLAYING:
-        action = choose_action(seat_agents[st.info[g, C.I_CURRENT]], st, g, sp, mask, obs)
-        apply_action(st, g, sp, action)
+        apply_action(st, g, sp, decide(st, g, sp, seat_agents, mask, obs))
         steps += 1
     return steps
 
@@ -106,8 +118,7 @@ def simulate_chunk(st, sp, seat_agents, seed, first_index, stat_slots, out_winne
 @njit(inline="always")
 def _deal_slot(st, g, sp, seed, index, game_index):
     game_index[g] = index
-    st.rng[g] = seed_stream(seed, index)
-    reset_game(st, g, sp)
+    deal_game(st, g, sp, seed, index)
 
 
 @njit(inline="always")

@@ -13,11 +13,13 @@ entry point     kernel                      called by
                 determinize_kernel``
 ``search``      ``search.search_kernel``    the ``mcts`` Python agent (one decision),
                                             ``simulate`` when a seat is ``mcts``
+``soak``        ``soak.soak_kernel``        ``uno_env.testing.soak`` (``benchmarks/
+                                            soak.py``): games with invariant checks
 ==============  ==========================  ============================================
 
-The search kernels (``determinize``, and those of ``engine.search``) are entry points
-of their own, so a user who never searches never compiles them: the kernels above do
-not reach them.
+The search kernels (``determinize``, and those of ``engine.search``) and the soak
+kernel are entry points of their own, so a user who never searches or soaks never
+compiles them: the kernels above do not reach them.
 
 ``kernels(variant)`` builds them (lazily: numba compiles a kernel at its first call, or
 loads it from the cache). The first call of a kernel that is not in the cache yet
@@ -34,7 +36,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from uno_env._jit import VARIANT_MODULES, bind, cache_dir, entry_point
-from uno_env.engine import batch, determinize, learner, policies, search
+from uno_env.engine import batch, determinize, learner, policies, search, soak
 
 #: entry point name -> (kernel, extra jit options)
 ENTRY_POINTS = {
@@ -45,6 +47,7 @@ ENTRY_POINTS = {
     "policy": (policies.policy_batch, {}),
     "determinize": (determinize.determinize_kernel, {}),
     "search": (search.search_kernel, {}),
+    "soak": (soak.soak_kernel, {}),
 }
 
 #: set UNO_ENV_QUIET=1 to silence the first-compile notices

@@ -65,9 +65,16 @@ def random_legal(st, g, sp, scratch):
     n = legal_mask(st, g, sp, scratch)
     if n == 0:
         return -1
+    return random_pick(st, g, scratch, n)
+
+
+@njit(inline="always")
+def random_pick(st, g, mask, n):
+    """The random agent's choice among the ``n`` (> 0) legal actions of ``mask``: the
+    ``k``-th, ``k`` uniform from the game's own stream."""
     k = below(st.rng, g, n)
-    for a in range(scratch.shape[0]):
-        if scratch[a] != 0:
+    for a in range(mask.shape[0]):
+        if mask[a] != 0:
             if k == 0:
                 return a
             k -= 1
