@@ -57,3 +57,48 @@ def test_py_typed_ships_with_the_package():
     assert (ROOT / "uno_env" / "py.typed").is_file()
     meta = tomllib.loads((ROOT / "pyproject.toml").read_text())
     assert "py.typed" in meta["tool"]["setuptools"]["package-data"]["uno_env"]
+
+
+def _returns_an_argument_array(fn):
+    """Does ``fn`` return one of its parameters, a part of one (``st.hands``,
+    ``mask[1:]``), or a tuple holding such a value?"""
+    import ast
+    params = {a.arg for a in fn.args.args}
+
+    def argument_array(node):
+        if isinstance(node, ast.Tuple):
+            return any(argument_array(e) for e in node.elts)
+        if isinstance(node, ast.Name):
+            return node.id in params
+        if isinstance(node, ast.Attribute):
+            return argument_array(node.value)
+        if isinstance(node, ast.Subscript):  # a slice of an argument is a view of it
+            index = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+            return any(isinstance(i, ast.Slice) for i in index) and argument_array(node.value)
+        return False
+    return any(isinstance(n, ast.Return) and n.value is not None and argument_array(n.value)
+               for n in ast.walk(fn))
+
+
+def test_kernels_without_reference_counting_return_no_array():
+    """Engine kernels compile without numba's reference counting unless they say
+    ``allocates=True`` (``uno_env._jit.njit``). numba then refuses to compile a kernel
+    that allocates or returns a new array, but not one that returns an array it was
+    passed: its caller would release a reference it never got. No such kernel may
+    return an argument, a view of one, or a tuple holding one. (A scalar argument is
+    flagged too, since the check reads names, not types; kernels inlined into their
+    caller, ``inline="always"``, are left out: they have no call boundary.)"""
+    import ast
+    offenders = []
+    for path in sorted((ROOT / "uno_env" / "engine").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.FunctionDef) or not node.decorator_list:
+                continue
+            source = [ast.unparse(d) for d in node.decorator_list]
+            jitted = any(s.startswith(("njit", "by_spec")) or ".register(" in s
+                         for s in source)
+            inlined = any("inline='always'" in s for s in source)
+            if jitted and not inlined and not any("allocates=True" in s for s in source) \
+                    and _returns_an_argument_array(node):
+                offenders.append(f"{path.name}:{node.lineno} {node.name}")
+    assert offenders == []

@@ -42,9 +42,18 @@ VARIANT_MODULES = {"classic": "classic", "house": "house", "flip": "flip",
                    "onepiece": "onepiece"}
 
 
-def njit(fn=None, **extra):
-    """``numba.njit`` with the project's options; ``extra`` adds to them (e.g. inline)."""
-    options = {**JIT_OPTIONS, **extra}
+def njit(fn=None, *, allocates=False, **extra):
+    """``numba.njit`` with the project's options; ``extra`` adds to them (e.g. inline).
+
+    A kernel is compiled without numba's reference counting unless it says
+    ``allocates=True`` (it makes arrays: ``np.zeros``, ``.copy()``, a new ``State``).
+    Every call of a reference-counted kernel increments and decrements the count of
+    each array it is passed, and a kernel takes the state and the spec: 26 arrays, two
+    atomic operations each, which cost more than a plain turn's logic. Without it a
+    kernel may not allocate (numba refuses to compile it) and may return no array
+    (``tests/test_packaging.py`` checks every compiled signature)."""
+    # set either way: a callee inherits the caller's setting unless it states its own
+    options = {**JIT_OPTIONS, "_nrt": allocates, **extra}
     if os.environ.get("UNO_EXP_NOINLINE"):
         options.pop("inline", None)
     if os.environ.get("UNO_EXP_NOWRAP"):
@@ -52,12 +61,14 @@ def njit(fn=None, **extra):
     return numba.njit(**options) if fn is None else numba.njit(**options)(fn)
 
 
-def by_spec(stub):
+def by_spec(stub=None, *, allocates=False):
     """Make ``stub`` a function whose implementation depends on the ``Spec`` class of
     its ``sp`` argument (one class per variant, ``engine.state``). Register each
     implementation with ``@stub.register(ClassicSpec, ...)``; numba picks it when it
     types the caller (LLVM inlines the small ones), plain Python (``NUMBA_DISABLE_JIT=1``) picks it
-    per call."""
+    per call. ``allocates`` as for :func:`njit` (``@by_spec(allocates=True)``)."""
+    if stub is None:
+        return functools.partial(by_spec, allocates=allocates)
     impls: dict[type, object] = {}
     position = list(inspect.signature(stub).parameters).index("sp")
 
@@ -79,7 +90,8 @@ def by_spec(stub):
                 f"{stub.__name__} has no implementation for {cls}")
         return impls[cls]
 
-    overload(dispatch, strict=False)(typer)
+    jit_options = {**JIT_OPTIONS, "_nrt": allocates}
+    overload(dispatch, strict=False, jit_options=jit_options)(typer)
     dispatch.register = register
     return dispatch
 

@@ -70,7 +70,7 @@ def watch(st, g, sp, banned, sizes, action):
     note_after(st, g, banned, sizes, drew, exchanges)
 
 
-@by_spec
+@by_spec(allocates=True)
 def redeal(st, g, sp, seat, rng, r, banned):
     """Deal the cards hidden from ``seat`` again, respecting ``banned`` (module
     docstring); random numbers from ``rng[r]``."""

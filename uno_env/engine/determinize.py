@@ -61,7 +61,7 @@ def determinize(st, g, sp, seat, rng, r):
         st.info[g, C.I_W4_GUILTY] = holds_color(st, g, sp, w4, st.info[g, C.I_W4_PREV_COLOR])
 
 
-@njit
+@njit(allocates=True)
 def _hidden_counts(st, g, seat):
     """Copies of each card type hidden from ``seat``: the other hands and the draw pile."""
     k = st.hands.shape[2]
@@ -75,13 +75,13 @@ def _hidden_counts(st, g, seat):
     return counts
 
 
-@by_spec
+@by_spec(allocates=True)
 def redraw(st, g, sp, seat, rng, r):
     """Deal the hidden cards (``_hidden_counts``) back at random, keeping what ``seat``
     sees. The result depends on the counts only, never on where the cards were."""
 
 
-@njit
+@njit(allocates=True)
 def hidden_pool(st, g, seat, rng, r):
     """The cards hidden from ``seat`` (``_hidden_counts``) as a list of types in random
     order (``pool[:n]``), shuffled from ``rng[r]``; returns ``(pool, n)``."""

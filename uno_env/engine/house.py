@@ -211,7 +211,7 @@ def _exchange(st, g, a, b):
     st.info[g, C.I_STAT_EXCHANGES] += 1
 
 
-@njit
+@njit(allocates=True)
 def _rotate_hands(st, g, sp):
     """A 0: every hand passes one seat in the direction of play (docs/rules.md 3)."""
     num_players = sp.rules[C.R_NUM_PLAYERS]
@@ -224,7 +224,7 @@ def _rotate_hands(st, g, sp):
     st.info[g, C.I_STAT_EXCHANGES] += 1
 
 
-@njit
+@njit(allocates=True)
 def _shuffle_hands(st, g, sp, seat):
     """``WS`` (docs/rules.md 4): gather all hands, shuffle, deal one at a time starting with
     seat ``seat + 1`` whatever the direction (counts may end uneven)."""

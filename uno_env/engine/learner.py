@@ -124,7 +124,8 @@ def _settle(st, g, sp, lb, seed):
         if lb.params[1] == 0:
             lb.waiting[g] = DONE
             lb.mask[g] = 0
-            lb.obs[g] = lb.final_obs[g]
+            for j in range(lb.obs.shape[1]):  # a loop: an array copy would allocate
+                lb.obs[g, j] = lb.final_obs[g, j]
             return
         index = lb.next_index[0]
         lb.next_index[0] = index + 1

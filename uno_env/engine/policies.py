@@ -240,7 +240,7 @@ def _reflexes(obs, mask, sp, counts):
 # --- greedy -----------------------------------------------------------------------------
 
 
-@njit
+@njit(allocates=True)
 def greedy_policy(obs, mask, sp):
     """Greedy baseline (see ``agents.GreedyAgent``). Deterministic; -1 if nothing is legal.
 
@@ -309,7 +309,7 @@ def greedy_policy(obs, mask, sp):
 # --- heuristic --------------------------------------------------------------------------
 
 
-@njit
+@njit(allocates=True)
 def _challenge_odds(obs, sp, side, o_col, o_dir, o_opp, o_played):
     """Estimated chance that the Wild Draw Four player held the previous colour.
 
@@ -445,7 +445,7 @@ def _card_score(obs, sp, t, named, side, ctx):
             - _hidden_worth(obs, sp, t, side))
 
 
-@njit
+@njit(allocates=True)
 def heuristic_policy(obs, mask, sp):
     """Heuristic baseline (see ``agents.HeuristicAgent``). Deterministic; -1 if nothing
     is legal.

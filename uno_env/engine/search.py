@@ -134,7 +134,7 @@ def is_search_name(name) -> bool:
 # --- kernels ------------------------------------------------------------------------------
 
 
-@njit
+@njit(allocates=True)
 def clone_row(st, g):
     """A state of one game: a copy of game ``g`` of ``st``."""
     return State(st.hands[g:g + 1].copy(), st.hand_size[g:g + 1].copy(),
@@ -145,7 +145,7 @@ def clone_row(st, g):
                  st.dark_face[g:g + 1].copy())
 
 
-@njit
+@njit(allocates=True)  # numba copies whole arrays through reference-counted temporaries
 def copy_into(src, dst):
     """``dst`` (a one-game state of ``clone_row``) becomes a copy of ``src`` (another)."""
     dst.hands[:] = src.hands
@@ -199,7 +199,7 @@ def sample(root, dst, sp, seat, rng, r, banned):
         dst.info[0, C.I_W4_GUILTY] = 0
 
 
-@njit
+@njit(allocates=True)
 def mcts_action(st, g, sp, code, rng, r, banned):
     """The search agent ``code``'s action for the current decider of game ``g``, with
     random numbers from ``rng[r]`` and the public belief ``banned`` (``engine.belief``);
@@ -286,7 +286,7 @@ def choose_search_action(kind, st, g, sp, mask, obs, rng, banned):
     return choose_action(kind, st, g, sp, mask, obs)
 
 
-@njit
+@njit(allocates=True)
 def play_search_game(st, g, sp, seat_agents, seed, index, mask, obs, rng):
     """``batch.play_game`` with search agents: game ``index`` of ``seed`` into slot
     ``g``, played to its end; the search stream ``rng[g]`` is seeded from the game."""
@@ -304,7 +304,7 @@ def play_search_game(st, g, sp, seat_agents, seed, index, mask, obs, rng):
     return steps
 
 
-@njit
+@njit(allocates=True)
 def simulate_search_chunk(st, sp, seat_agents, seed, first_index, stat_slots, rng,
                           out_winner, out_turns, out_steps, out_points, out_stats):
     """``batch.simulate_chunk`` when a seat is a search agent; ``rng`` (uint64[B])
