@@ -9,7 +9,8 @@ Three decorators, used by every module of :mod:`uno_env.engine` (a test,
 - :func:`by_spec` for the few functions whose body depends on the variant (the face a
   card shows, which wilds are restricted, the variant's legal mask and move ...). The
   implementation is chosen by the class of the ``sp`` argument when a kernel is typed,
-  so a classic kernel never types, lowers or optimises Flip code.
+  so a classic kernel never types, lowers or optimises Flip code. (:func:`by_class`
+  does the same on another argument.)
 - :func:`entry_point` for the kernels called from Python (about one per API). Each
   variant gets its own compiled copy, cached on disk in a directory named after the
   variant and a hash of exactly the engine files that variant compiles
@@ -58,30 +59,43 @@ def by_spec(stub):
     implementation with ``@stub.register(ClassicSpec, ...)``; numba picks it when it
     types the caller (LLVM inlines the small ones), plain Python (``NUMBA_DISABLE_JIT=1``) picks it
     per call."""
-    impls: dict[type, object] = {}
-    position = list(inspect.signature(stub).parameters).index("sp")
+    return by_class("sp")(stub)
 
-    @functools.wraps(stub)
-    def dispatch(*args):
-        return impls[type(args[position])](*args)
 
-    def register(*spec_classes):
-        def decorate(impl):
-            for cls in spec_classes:
-                impls[cls] = impl
-            return impl
-        return decorate
+def by_class(argument: str):
+    """``by_spec`` on another argument: a decorator making ``stub`` a function whose
+    implementation is chosen by the class of its argument named ``argument`` -- a
+    namedtuple class, or ``type(None)`` for ``None`` (``@stub.register(type(None))``).
+    The learner's loops use it to play their opponents with or without search
+    (``engine.learner``)."""
+    def decorator(stub):
+        impls: dict[type, object] = {}
+        position = list(inspect.signature(stub).parameters).index(argument)
 
-    def typer(*args):
-        cls = getattr(args[position], "instance_class", None)
-        if cls not in impls:
-            raise numba.core.errors.TypingError(
-                f"{stub.__name__} has no implementation for {cls}")
-        return impls[cls]
+        @functools.wraps(stub)
+        def dispatch(*args):
+            return impls[type(args[position])](*args)
 
-    overload(dispatch, strict=False)(typer)
-    dispatch.register = register
-    return dispatch
+        def register(*classes):
+            def decorate(impl):
+                for cls in classes:
+                    impls[cls] = impl
+                return impl
+            return decorate
+
+        def typer(*args):
+            t = args[position]
+            cls = type(None) if isinstance(t, (numba.types.NoneType, numba.types.Omitted)) \
+                else getattr(t, "instance_class", None)
+            if cls not in impls:
+                raise numba.core.errors.TypingError(
+                    f"{stub.__name__} has no implementation for {cls}")
+            return impls[cls]
+
+        overload(dispatch, strict=False)(typer)
+        dispatch.register = register
+        return dispatch
+    return decorator
 
 
 # --- entry points: one compiled copy per variant, cached in the variant's directory ---
