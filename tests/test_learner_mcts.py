@@ -150,3 +150,17 @@ def test_sb3_vec_env_takes_mcts():
     for _ in range(5):
         obs, rewards, dones, infos = venv.step(venv.action_masks().argmax(axis=1))
     assert obs.shape == (3, venv.config.layout.obs_size)
+
+
+def test_evaluate_of_mcts_against_mcts_plays_simulates_games():
+    """With a search opponent the evaluated search agent shares the game's belief and
+    search stream: the learner at seat 0 wins exactly the games ``simulate`` gives
+    seat 0 with the same agents."""
+    from uno_env import make_config, simulate
+    from uno_env.learner import evaluate
+    bot = MCTSAgent(make_config("classic", 2), budget=6)
+    out = evaluate(bot, "mcts:5", num_games=6, num_players=2, seed=4, seat=0, batch=4)
+    sim = simulate("classic", 2, agents=["mcts:6", "mcts:5"], num_games=6, seed=4,
+                   threads=1)
+    assert out["wins"] == int((sim.winner == 0).sum())
+    assert out["truncated"] == int((sim.winner < 0).sum())

@@ -397,7 +397,11 @@ def evaluate(agent, opponents: Any = "random", num_games: int = 10_000,
     ``seed`` against ``opponents`` (as in ``LearnerBatch``). Returns a dict: ``games``,
     ``wins``, ``truncated``, ``win_rate`` with its 95% Wilson interval ``ci``, and
     ``mean_reward`` (the learner's return per game). Every agent evaluated with the same
-    seed meets the same deals, so two agents can be compared game by game."""
+    seed meets the same deals, so two agents can be compared game by game.
+
+    A search agent decides without the belief of the public moves, unless an opponent
+    searches too: then it shares the game's belief and search stream with the search
+    opponents, and the games are those of ``simulate`` with the same seats."""
     from uno_env.stats import wilson
 
     search_code = getattr(agent, "search_code", None)  # a search agent (agents.MCTSAgent)
@@ -420,9 +424,13 @@ def evaluate(agent, opponents: Any = "random", num_games: int = 10_000,
             search = kernels(lb.config.variant).search
             streams = np.array([seed_stream_py(int(seed) ^ int(SEARCH_SALT), lo + g)
                                 for g in range(size)], np.uint64)
-            # the opponents move inside the learner kernel, unseen: no belief here
+            # the opponents move inside the learner kernel, unseen: no belief here,
+            # unless a search opponent makes the batch keep each game's belief and
+            # stream: then the agent shares them, as the search seats of simulate do
             codes = np.array([search_code], np.int64)
-            no_belief = np.zeros((1, *lb._state.hands.shape[1:]), np.uint8)
+            beliefs = np.zeros((size, *lb._state.hands.shape[1:]), np.uint8)
+            if lb.searches:
+                streams, beliefs = lb._search_rng, lb._belief
             no_moves = np.zeros(0, np.int64)
             outputs, no_learner = idle_arguments(lb.config.num_players,
                                                  lb.layout.obs_size, lb.layout.size)
@@ -435,7 +443,7 @@ def evaluate(agent, opponents: Any = "random", num_games: int = 10_000,
                 for g in rows:
                     actions[g] = search(OP_DECIDE, lb._state, lb._state, lb.config.spec,
                                         codes, np.uint64(0), int(g), STAT_SLOTS, streams,
-                                        no_belief, no_moves, *idle)
+                                        beliefs[g:g + 1], no_moves, *idle)
             obs, mask, reward, _, _ = lb.step(actions)
             returns += reward
         winner = lb._state.info[:, C.I_MATCH_WINNER]
