@@ -25,7 +25,7 @@ from uno_env.engine.batch import STAT_SLOTS
 from uno_env.engine.entry import kernels
 from uno_env.engine.rng import seed_stream_py
 from uno_env.engine.search import (DEFAULT_BUDGET, DEFAULT_ROLLOUT, OP_DECIDE,
-                                   mcts_code)
+                                   idle_arguments, mcts_code)
 from uno_env.game import Game
 
 
@@ -64,11 +64,11 @@ class MCTSAgent(Agent):
                              np.uint64)
         self._search = kernels(self.config.variant).search
         self._codes = np.array([self.search_code], np.int64)
-        # OP_DECIDE does not write simulate's outputs: empty arrays of their types
-        self._no_output = (np.zeros(0, np.int32), np.zeros(0, np.int32),
-                           np.zeros(0, np.int32),
-                           np.zeros((0, self.config.num_players), np.int32),
-                           np.zeros((0, len(STAT_SLOTS)), np.int64))
+        # OP_DECIDE does not read simulate's outputs nor the learner's arrays
+        outputs, no_learner = idle_arguments(self.config.num_players,
+                                             self.config.layout.obs_size,
+                                             self.config.layout.size)
+        self._idle = (*outputs, *no_learner)
         self.game: Game | None = None
 
     def share_stream(self, stream: np.ndarray) -> "MCTSAgent":
@@ -111,10 +111,9 @@ class MCTSAgent(Agent):
             self._follow(game)   # another game, or this one was reset (a new log)
         moves = np.array([a for _, a, _ in game._actions[self._seen:]], np.int64)
         self._seen = len(game._actions)
-        out = self._no_output
         return int(self._search(OP_DECIDE, game._state, self._watched, game.config.spec,
                                 self._codes, np.uint64(0), 0, STAT_SLOTS, self._rng,
-                                self.belief, moves, *out))
+                                self.belief[np.newaxis], moves, *self._idle))
 
     def act(self, observation, action_mask=None) -> int:
         if self.game is None:
@@ -131,8 +130,9 @@ class MCTSAgent(Agent):
 
     def act_batch(self, observations, action_masks) -> np.ndarray:
         raise NotImplementedError(
-            "MCTSAgent searches one attached game at a time; in simulate, tournaments and "
-            "evaluate name it 'mcts' (or 'mcts:400'), which searches inside numba")
+            "MCTSAgent searches one attached game at a time; in simulate, tournaments, "
+            "evaluate and as an opponent of the learner envs name it 'mcts' (or "
+            "'mcts:400'), which searches inside numba")
 
     def __repr__(self) -> str:
         return f"MCTSAgent({self.config.preset!r}, {self.config.num_players}, " \

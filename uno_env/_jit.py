@@ -9,7 +9,8 @@ Three decorators, used by every module of :mod:`uno_env.engine` (a test,
 - :func:`by_spec` for the few functions whose body depends on the variant (the face a
   card shows, which wilds are restricted, the variant's legal mask and move ...). The
   implementation is chosen by the class of the ``sp`` argument when a kernel is typed,
-  so a classic kernel never types, lowers or optimises Flip code.
+  so a classic kernel never types, lowers or optimises Flip code. (:func:`by_class`
+  does the same on another argument.)
 - :func:`entry_point` for the kernels called from Python (about one per API). Each
   variant gets its own compiled copy, cached on disk in a directory named after the
   variant and a hash of exactly the engine files that variant compiles
@@ -69,31 +70,44 @@ def by_spec(stub=None, *, allocates=False):
     per call. ``allocates`` as for :func:`njit` (``@by_spec(allocates=True)``)."""
     if stub is None:
         return functools.partial(by_spec, allocates=allocates)
-    impls: dict[type, object] = {}
-    position = list(inspect.signature(stub).parameters).index("sp")
+    return by_class("sp", allocates=allocates)(stub)
 
-    @functools.wraps(stub)
-    def dispatch(*args):
-        return impls[type(args[position])](*args)
 
-    def register(*spec_classes):
-        def decorate(impl):
-            for cls in spec_classes:
-                impls[cls] = impl
-            return impl
-        return decorate
+def by_class(argument: str, *, allocates=False):
+    """``by_spec`` on another argument: a decorator making ``stub`` a function whose
+    implementation is chosen by the class of its argument named ``argument`` -- a
+    namedtuple class, or ``type(None)`` for ``None`` (``@stub.register(type(None))``).
+    The learner's loops use it to play their opponents with or without search
+    (``engine.learner``). ``allocates`` as for :func:`njit`."""
+    def decorator(stub):
+        impls: dict[type, object] = {}
+        position = list(inspect.signature(stub).parameters).index(argument)
 
-    def typer(*args):
-        cls = getattr(args[position], "instance_class", None)
-        if cls not in impls:
-            raise numba.core.errors.TypingError(
-                f"{stub.__name__} has no implementation for {cls}")
-        return impls[cls]
+        @functools.wraps(stub)
+        def dispatch(*args):
+            return impls[type(args[position])](*args)
 
-    jit_options = {**JIT_OPTIONS, "_nrt": allocates}
-    overload(dispatch, strict=False, jit_options=jit_options)(typer)
-    dispatch.register = register
-    return dispatch
+        def register(*classes):
+            def decorate(impl):
+                for cls in classes:
+                    impls[cls] = impl
+                return impl
+            return decorate
+
+        def typer(*args):
+            t = args[position]
+            cls = type(None) if isinstance(t, (numba.types.NoneType, numba.types.Omitted)) \
+                else getattr(t, "instance_class", None)
+            if cls not in impls:
+                raise numba.core.errors.TypingError(
+                    f"{stub.__name__} has no implementation for {cls}")
+            return impls[cls]
+
+        jit_options = {**JIT_OPTIONS, "_nrt": allocates}
+        overload(dispatch, strict=False, jit_options=jit_options)(typer)
+        dispatch.register = register
+        return dispatch
+    return decorator
 
 
 # --- entry points: one compiled copy per variant, cached in the variant's directory ---

@@ -6,9 +6,10 @@ and ``SingleAgentEnv`` (a Gymnasium env on one game of it).
     >>> obs, reward, terminated, truncated, info = env.step(env.action_masks().argmax())
 
 The opponents play between two of the learner's decisions: named baseline agents
-("random", "greedy", "heuristic") inside numba (``uno_env.engine.learner``), other agents
-(any object with ``act_batch(observations, masks)``, e.g. ``agents.PPOAgent``) in
-batches from Python. The reward of a step is the learner's own reward from everything
+("random", "greedy", "heuristic") inside numba (``uno_env.engine.learner``), the search
+agent "mcts" ("mcts:400" for 400 rollouts a decision, the names of ``simulate``) inside
+numba too, other agents (any object with ``act_batch(observations, masks)``, e.g.
+``agents.PPOAgent``) in batches from Python. The reward of a step is the learner's own reward from everything
 that happened since its last decision (docs/rules.md 7), so it sees its loss when an opponent
 goes out. Observations are the learner's, in the documented layout of
 ``uno_env.engine.observe``.
@@ -18,6 +19,13 @@ goes out. Observations are the learner's, in the documented layout of
 * a name or an agent object: every opponent seat;
 * a sequence of ``num_players - 1`` of them: the seats after the learner, in seat order;
 * a list of such line-ups (lists): each game draws one of them uniformly.
+
+A search opponent plays game ``i`` as it does in ``simulate``: it keeps the belief of
+that game's public moves (``engine.belief``, every move of the game watched, the
+learner's included) and draws from the game's search stream
+(``seed_stream(seed ^ SEARCH_SALT, i)``, shared by the game's search seats), so the
+games do not depend on the batch size. A batch with a search opponent runs on the
+``search`` entry point (``engine.search``); the others never compile it.
 
 ``seat`` is the learner's seat, or "random" for a seat drawn per game. Game ``i`` of a
 seed deals the same cards as ``Game(...).reset(seed, index=i)``. ``num_players``
@@ -47,7 +55,8 @@ from uno_env.engine.batch import STAT_SLOTS
 from uno_env.engine.entry import kernels
 from uno_env.engine.policies import AGENT_CODES
 from uno_env.engine.rng import seed_stream_py
-from uno_env.engine.search import OP_DECIDE, SEARCH_SALT
+from uno_env.engine.search import (MCTS_BASE, OP_DECIDE, OP_LEARNER, SEARCH_SALT,
+                                   agent_code, idle_arguments)
 from uno_env.engine.state import allocate
 from uno_env.rules import check_seed
 from uno_env.vector import as_actions
@@ -61,21 +70,29 @@ def parse_opponents(opponents, num_players: int):
     """``opponents`` (module docstring) -> (int32[M, P-1] seat kinds, Python agents)."""
     n = num_players - 1
     externals: list = []
+    names = f"{', '.join(AGENT_CODES)}, mcts (mcts:BUDGET, e.g. mcts:400)"
 
     def kind(x) -> int:
         if isinstance(x, str):
-            if x not in AGENT_CODES:
+            try:
+                code = agent_code(x)
+            except ValueError as err:   # a malformed search name, e.g. "mcts:0"
+                raise ValueError(f"opponent {err}; named opponents are {names}") from None
+            if code is None:
                 raise ValueError(f"unknown opponent {x!r}; named opponents are "
-                                 f"{', '.join(AGENT_CODES)}, or pass an agent object "
+                                 f"{names}, or pass an agent object "
                                  f"with act_batch(observations, masks)")
-            return AGENT_CODES[x]
+            return code
+        if getattr(x, "search_code", None) is not None:
+            # a search agent (agents.MCTSAgent) plays by its code: the game's stream
+            return int(x.search_code)
         if _is_agent_object(x):
             for j, e in enumerate(externals):
                 if e is x:
                     return K.EXTERNAL - j
             externals.append(x)
             return K.EXTERNAL - (len(externals) - 1)
-        raise ValueError(f"an opponent is a name ({', '.join(AGENT_CODES)}) or an object "
+        raise ValueError(f"an opponent is a name ({names}) or an object "
                          f"with act_batch(observations, masks), got {x!r}")
 
     def lineup(x) -> list[int]:
@@ -135,20 +152,38 @@ class LearnerBatch:
                                cfg.deck.num_cards, cfg.deck.double_sided)
         self._lb = K.allocate_learner(self.num_envs, cfg.num_players, self.layout.obs_size,
                                       self.layout.size, lineups, seat_code, auto_reset)
-        self._kernel = kernels(cfg.variant).learner
         self._no_rows = np.zeros(0, np.int64)
         self._no_obs = np.zeros((0, self.layout.obs_size), np.float32)
         self._no_mask = np.zeros((0, self.layout.size), np.uint8)
+        #: a search opponent: the search entry point, with each game's search stream
+        #: and belief (module docstring); else the learner entry point
+        self.searches = bool((lineups >= MCTS_BASE).any())
+        if self.searches:
+            self._kernel = kernels(cfg.variant).search
+            self._search_rng = np.zeros(self.num_envs, np.uint64)
+            self._belief = np.zeros(self._state.hands.shape, np.uint8)
+            self._idle_outputs = idle_arguments(cfg.num_players, self.layout.obs_size,
+                                                self.layout.size)[0]
+            self._no_codes = np.zeros(1, np.int64)
+        else:
+            self._kernel = kernels(cfg.variant).learner
         self._ready = False
 
     def _call(self, op, arg=0, rows=None, actions=None, obs=None, mask=None) -> int:
-        """One ``engine.learner.learner_kernel`` operation (unused arrays are empty)."""
-        return self._kernel(op, self._state, self.config.spec, self._lb,
-                            np.uint64(self.seed), arg,
-                            self._no_rows if rows is None else rows,
-                            self._no_rows if actions is None else actions,
-                            self._no_obs if obs is None else obs,
-                            self._no_mask if mask is None else mask)
+        """One ``engine.learner.learner_kernel`` operation (unused arrays are empty), or
+        with a search opponent the same operation of ``engine.search.search_kernel``."""
+        rows = self._no_rows if rows is None else rows
+        actions = self._no_rows if actions is None else actions
+        obs = self._no_obs if obs is None else obs
+        mask = self._no_mask if mask is None else mask
+        seed = np.uint64(self.seed)
+        if self.searches:
+            return self._kernel(OP_LEARNER + op, self._state, self._state,
+                                self.config.spec, self._no_codes, seed, arg, STAT_SLOTS,
+                                self._search_rng, self._belief, actions,
+                                *self._idle_outputs, self._lb, rows, obs, mask)
+        return self._kernel(op, self._state, self.config.spec, self._lb, seed, arg, rows,
+                            actions, obs, mask)
 
     # --- views of the buffers (reused between calls) ------------------------------------
     @property
@@ -362,7 +397,11 @@ def evaluate(agent, opponents: Any = "random", num_games: int = 10_000,
     ``seed`` against ``opponents`` (as in ``LearnerBatch``). Returns a dict: ``games``,
     ``wins``, ``truncated``, ``win_rate`` with its 95% Wilson interval ``ci``, and
     ``mean_reward`` (the learner's return per game). Every agent evaluated with the same
-    seed meets the same deals, so two agents can be compared game by game."""
+    seed meets the same deals, so two agents can be compared game by game.
+
+    A search agent decides without the belief of the public moves, unless an opponent
+    searches too: then it shares the game's belief and search stream with the search
+    opponents, and the games are those of ``simulate`` with the same seats."""
     from uno_env.stats import wilson
 
     search_code = getattr(agent, "search_code", None)  # a search agent (agents.MCTSAgent)
@@ -385,13 +424,17 @@ def evaluate(agent, opponents: Any = "random", num_games: int = 10_000,
             search = kernels(lb.config.variant).search
             streams = np.array([seed_stream_py(int(seed) ^ int(SEARCH_SALT), lo + g)
                                 for g in range(size)], np.uint64)
-            # the opponents move inside the learner kernel, unseen: no belief here
+            # the opponents move inside the learner kernel, unseen: no belief here,
+            # unless a search opponent makes the batch keep each game's belief and
+            # stream: then the agent shares them, as the search seats of simulate do
             codes = np.array([search_code], np.int64)
-            no_belief = np.zeros(lb._state.hands.shape[1:], np.uint8)
+            beliefs = np.zeros((size, *lb._state.hands.shape[1:]), np.uint8)
+            if lb.searches:
+                streams, beliefs = lb._search_rng, lb._belief
             no_moves = np.zeros(0, np.int64)
-            no_output = (np.zeros(0, np.int32), np.zeros(0, np.int32),
-                         np.zeros(0, np.int32), np.zeros((0, lb.config.num_players), np.int32),
-                         np.zeros((0, len(STAT_SLOTS)), np.int64))
+            outputs, no_learner = idle_arguments(lb.config.num_players,
+                                                 lb.layout.obs_size, lb.layout.size)
+            idle = (*outputs, *no_learner)
         while not (done := lb.done).all():
             rows = np.flatnonzero(~done)
             if search_code is None:
@@ -400,7 +443,7 @@ def evaluate(agent, opponents: Any = "random", num_games: int = 10_000,
                 for g in rows:
                     actions[g] = search(OP_DECIDE, lb._state, lb._state, lb.config.spec,
                                         codes, np.uint64(0), int(g), STAT_SLOTS, streams,
-                                        no_belief, no_moves, *no_output)
+                                        beliefs[g:g + 1], no_moves, *idle)
             obs, mask, reward, _, _ = lb.step(actions)
             returns += reward
         winner = lb._state.info[:, C.I_MATCH_WINNER]

@@ -18,10 +18,11 @@ import numba
 import numpy as np
 
 from uno_env.config import make_config
+from uno_env.engine import codes as C
 from uno_env.engine.batch import STAT_NAMES, STAT_SLOTS
 from uno_env.engine.entry import kernels
 from uno_env.engine.policies import AGENT_CODES
-from uno_env.engine.search import OP_SIMULATE, agent_code, is_search_name
+from uno_env.engine.search import OP_SIMULATE, agent_code, idle_arguments, is_search_name
 from uno_env.engine.state import allocate
 from uno_env.rules import check_seed
 
@@ -176,9 +177,12 @@ def search_simulate_chunk(search, st, spec, codes, seed, first_index, stat_slots
     """A chunk of games with search agents: the ``search`` entry point's
     ``OP_SIMULATE`` (``engine.search.search_kernel``) with the arguments of
     ``batch.simulate_chunk``."""
+    _, no_learner = idle_arguments(st.hands.shape[1], spec.layout[C.L_OBS_SIZE],
+                                   spec.layout[C.L_SIZE])
     search(OP_SIMULATE, st, st, spec, codes, seed, first_index, stat_slots,
-           np.zeros(st.info.shape[0], np.uint64), np.zeros(st.hands.shape[1:], np.uint8),
-           np.zeros(0, np.int64), *out)
+           np.zeros(st.info.shape[0], np.uint64),
+           np.zeros((1, *st.hands.shape[1:]), np.uint8), np.zeros(0, np.int64), *out,
+           *no_learner)
 
 
 def cpu_count() -> int:

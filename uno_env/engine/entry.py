@@ -12,7 +12,8 @@ entry point     kernel                      called by
 ``determinize`` ``determinize.              ``Game.determinize``
                 determinize_kernel``
 ``search``      ``search.search_kernel``    the ``mcts`` Python agent (one decision),
-                                            ``simulate`` when a seat is ``mcts``
+                                            ``simulate`` when a seat is ``mcts``, the
+                                            learner envs with an ``mcts`` opponent
 ``soak``        ``soak.soak_kernel``        ``uno_env.testing.soak`` (``benchmarks/
                                             soak.py``): games with invariant checks
 ==============  ==========================  ============================================

@@ -14,7 +14,16 @@ sum of ``state.rewards[g, learner]`` over every move between two of its decision
 whoever makes them, so the learner sees its loss when an opponent goes out.
 
 ``learner_kernel`` is the one entry point (``engine.entry`` compiles it per variant);
-its operations are ``OP_*``.
+its operations are ``OP_*`` (``learner_op``).
+
+Search opponents (``mcts``) are played by the same loops, compiled into the ``search``
+entry point instead (``engine.search``), so a user who never searches never compiles
+the search: every loop takes a ``search`` argument, ``None`` here, and makes each move
+through three hooks chosen by its class when the loop is compiled
+(``uno_env._jit.by_class``): ``dealt`` (a game starts in a slot), ``opponent_action``
+(a numba opponent's move) and ``play`` (apply any move). Their ``None``
+implementations below are the plain learner; ``engine.search`` registers the ones that
+keep each game's belief and search stream.
 
 Game ``i`` of a seed deals ``seed_stream(seed, i)`` as everywhere else, and its learner
 seat and opponent line-up come from a second stream of ``(seed, i)``, so a game never
@@ -24,7 +33,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from uno_env._jit import njit
+from uno_env._jit import by_class, njit
 from uno_env.engine import codes as C
 from uno_env.engine.observe import observe
 from uno_env.engine.policies import choose_action
@@ -73,6 +82,42 @@ def allocate_learner(num_envs, num_players, obs_size, num_actions, lineups, seat
         np.zeros(obs_size, np.float32))
 
 
+# --- the hooks (module docstring): plain here, with search in engine.search ------------
+
+
+@by_class("search")
+def dealt(st, g, sp, search, seed, index):
+    """Game ``index`` of ``seed`` starts in slot ``g`` (dealt, or continued)."""
+
+
+@dealt.register(type(None))
+def _dealt_plain(st, g, sp, search, seed, index):
+    pass
+
+
+@by_class("search")
+def opponent_action(kind, st, g, sp, lb, search):
+    """The action of numba opponent ``kind`` for the current decider of game ``g``."""
+
+
+@opponent_action.register(type(None))
+def _opponent_plain(kind, st, g, sp, lb, search):
+    return choose_action(kind, st, g, sp, lb.scratch_mask, lb.scratch_obs)
+
+
+@by_class("search")
+def play(st, g, sp, search, action):
+    """Apply the current decider's legal ``action`` in game ``g``."""
+
+
+@play.register(type(None))
+def _play_plain(st, g, sp, search, action):
+    apply_action(st, g, sp, action)
+
+
+# --- the loops ----------------------------------------------------------------------------
+
+
 @njit
 def seat_draw(seed, index, n):
     """A uniform integer in [0, n) from the seat stream of game ``index``."""
@@ -81,12 +126,13 @@ def seat_draw(seed, index, n):
 
 
 @njit
-def _deal(st, g, sp, lb, seed, index):
+def _deal(st, g, sp, lb, seed, index, search):
     """Deal game ``index`` into slot ``g``: cards, learner seat, opponent line-up."""
     num_players = sp.rules[C.R_NUM_PLAYERS]
     lb.game_index[g] = index
     st.rng[g] = seed_stream(seed, index)
     reset_game(st, g, sp)
+    dealt(st, g, sp, search, seed, index)
     draws = seat_draw(seed, index, num_players * lb.lineups.shape[0])
     seat = lb.params[0]
     if seat < 0:
@@ -99,7 +145,7 @@ def _deal(st, g, sp, lb, seed, index):
 
 
 @njit
-def _settle(st, g, sp, lb, seed):
+def _settle(st, g, sp, lb, seed, search):
     """Play numba seats until the learner or a Python opponent must decide; on the way
     record an ended episode and, with auto-reset, deal the next game."""
     while True:
@@ -107,8 +153,7 @@ def _settle(st, g, sp, lb, seed):
             kind = lb.seat_kind[g, st.info[g, C.I_CURRENT]]
             if kind < 0:
                 break
-            apply_action(st, g, sp,
-                         choose_action(kind, st, g, sp, lb.scratch_mask, lb.scratch_obs))
+            play(st, g, sp, search, opponent_action(kind, st, g, sp, lb, search))
             lb.reward[g] += st.rewards[g, lb.learner[g]]
         status = st.info[g, C.I_STATUS]
         if status == C.STATUS_PLAYING:
@@ -129,31 +174,31 @@ def _settle(st, g, sp, lb, seed):
             return
         index = lb.next_index[0]
         lb.next_index[0] = index + 1
-        _deal(st, g, sp, lb, seed, index)
+        _deal(st, g, sp, lb, seed, index, search)
 
 
 @njit(inline="always")
-def _move(st, g, sp, lb, seed, action):
+def _move(st, g, sp, lb, seed, action, search):
     """Apply a checked ``action`` of the current decider, credit the learner, play on."""
-    apply_action(st, g, sp, action)
+    play(st, g, sp, search, action)
     lb.reward[g] += st.rewards[g, lb.learner[g]]
-    _settle(st, g, sp, lb, seed)
+    _settle(st, g, sp, lb, seed, search)
 
 
 @njit(inline="always")
-def _learner_reset(st, sp, lb, seed, first_index):
+def _learner_reset(st, sp, lb, seed, first_index, search):
     """Deal games ``first_index ..`` into every slot and play to the learner's turn."""
     lb.next_index[0] = first_index + st.info.shape[0]
     for g in range(st.info.shape[0]):
         lb.reward[g] = 0.0
         lb.terminated[g] = False
         lb.truncated[g] = False
-        _deal(st, g, sp, lb, seed, first_index + g)
-        _settle(st, g, sp, lb, seed)
+        _deal(st, g, sp, lb, seed, first_index + g, search)
+        _settle(st, g, sp, lb, seed, search)
 
 
 @njit(inline="always")
-def _learner_step(st, sp, lb, seed, actions):
+def _learner_step(st, sp, lb, seed, actions, search):
     """Apply the learner's ``actions[g]`` in every game waiting for it and play on to its
     next decision. Returns -1, or the first slot whose action is illegal (then nothing
     changed). Games waiting for a Python opponent or done are left alone."""
@@ -168,7 +213,7 @@ def _learner_step(st, sp, lb, seed, actions):
         lb.terminated[g] = False
         lb.truncated[g] = False
         if lb.waiting[g] == LEARNER:
-            _move(st, g, sp, lb, seed, actions[g])
+            _move(st, g, sp, lb, seed, actions[g], search)
     return -1
 
 
@@ -182,7 +227,7 @@ def _external_observe(st, sp, rows, obs, mask):
 
 
 @njit(inline="always")
-def _external_step(st, sp, lb, seed, rows, actions, mask):
+def _external_step(st, sp, lb, seed, rows, actions, mask, search):
     """Apply a Python opponent's ``actions[i]`` in game ``rows[i]`` (``mask[i]`` from
     ``external_observe``) and play on. Returns -1 or the first illegal ``i``."""
     for i in range(rows.shape[0]):
@@ -190,15 +235,15 @@ def _external_step(st, sp, lb, seed, rows, actions, mask):
         if a < 0 or a >= mask.shape[1] or mask[i, a] == 0:
             return i
     for i in range(rows.shape[0]):
-        _move(st, rows[i], sp, lb, seed, actions[i])
+        _move(st, rows[i], sp, lb, seed, actions[i], search)
     return -1
 
 
 @njit(inline="always")
-def _learner_resume(st, sp, lb, seed, lineup):
+def _learner_resume(st, sp, lb, seed, lineup, search):
     """Slot 0 holds a game already under way (copied from a ``Game``): seat the learner
     at ``lb.params[0]`` and the opponents of ``lb.lineups[lineup]``, then play on to the
-    learner's decision."""
+    learner's decision (as game ``lb.game_index[0]`` of ``seed`` for ``dealt``)."""
     num_players = sp.rules[C.R_NUM_PLAYERS]
     seat = lb.params[0]
     lb.learner[0] = seat
@@ -208,7 +253,8 @@ def _learner_resume(st, sp, lb, seed, lineup):
     lb.reward[0] = 0.0
     lb.terminated[0] = False
     lb.truncated[0] = False
-    _settle(st, 0, sp, lb, seed)
+    dealt(st, 0, sp, search, seed, lb.game_index[0])
+    _settle(st, 0, sp, lb, seed, search)
 
 
 #: ``learner_kernel`` operations
@@ -219,17 +265,24 @@ OP_EXTERNAL_STEP = 3    # a Python opponent's ``actions[i]`` in game ``rows[i]``
 OP_RESUME = 4           # slot 0 holds a game under way; opponents of line-up ``arg``
 
 
-def learner_kernel(op, st, sp, lb, seed, arg, rows, actions, obs, mask):
-    """One operation ``op`` (``OP_*``) on the learner batch; returns -1 or the index of
-    the first illegal action (then nothing changed)."""
+@njit(inline="always")
+def learner_op(op, st, sp, lb, seed, arg, rows, actions, obs, mask, search):
+    """One operation ``op`` (``OP_*``) on the learner batch, its moves made through the
+    hooks of ``search`` (module docstring); returns -1 or the index of the first illegal
+    action (then nothing changed)."""
     if op == OP_RESET:
-        _learner_reset(st, sp, lb, seed, arg)
+        _learner_reset(st, sp, lb, seed, arg, search)
     elif op == OP_STEP:
-        return _learner_step(st, sp, lb, seed, actions)
+        return _learner_step(st, sp, lb, seed, actions, search)
     elif op == OP_EXTERNAL_OBSERVE:
         _external_observe(st, sp, rows, obs, mask)
     elif op == OP_EXTERNAL_STEP:
-        return _external_step(st, sp, lb, seed, rows, actions, mask)
+        return _external_step(st, sp, lb, seed, rows, actions, mask, search)
     else:
-        _learner_resume(st, sp, lb, seed, arg)
+        _learner_resume(st, sp, lb, seed, arg, search)
     return -1
+
+
+def learner_kernel(op, st, sp, lb, seed, arg, rows, actions, obs, mask):
+    """The ``learner`` entry point: ``learner_op`` without search."""
+    return learner_op(op, st, sp, lb, seed, arg, rows, actions, obs, mask, None)

@@ -32,14 +32,21 @@ mode (``mcts_code``); ``agent_code`` reads the names ``mcts``, ``mcts:400``,
 ``mcts-greedy:400``, ``mcts-ucb``, ... ``choose_search_action`` plays any code.
 
 The kernel called from Python is ``search_kernel`` (the ``search`` entry point of
-``engine.entry``): one decision for ``agents.MCTSAgent``, or a chunk of ``simulate``'s
-games when a seat is a search agent. The plain ``simulate`` entry
-point never reaches this module, so users who do not search never compile it.
+``engine.entry``): one decision for ``agents.MCTSAgent``, a chunk of ``simulate``'s
+games when a seat is a search agent, or an operation of a learner batch
+(``uno_env.learner.LearnerBatch``) whose opponents include a search agent: the loops of
+``engine.learner`` with the hooks registered here for ``LearnerSearch``, which keep
+each game's belief and search stream as ``play_search_game`` does. The plain
+``simulate`` and ``learner`` entry points never reach this module, so users who do not
+search never compile it.
 """
+from collections import namedtuple
+
 import numpy as np
 from uno_env._jit import njit
 from uno_env.engine import codes as C
-from uno_env.engine.batch import _record
+from uno_env.engine import learner
+from uno_env.engine.batch import STAT_SLOTS, _record
 from uno_env.engine.belief import redeal, watch
 from uno_env.engine.determinize import determinize
 from uno_env.engine.policies import (AGENT_CODES, AGENT_GREEDY, AGENT_HEURISTIC,
@@ -319,30 +326,83 @@ def simulate_search_chunk(st, sp, seat_agents, seed, first_index, stat_slots, rn
         _record(st, g, sp, stat_slots, out_winner, out_turns, out_points, out_stats)
 
 
-#: ``search_kernel``'s operations
-OP_DECIDE, OP_SIMULATE = 0, 1
+# --- learner batches with search opponents (engine.learner's hooks) ---------------------
+
+#: the search side of a learner batch: ``rng`` (uint64[B]) the games' search streams,
+#: ``banned`` (uint8[B, P, K]) their beliefs (``engine.belief``), ``sizes`` (int64[P])
+#: scratch for ``watch``
+LearnerSearch = namedtuple("LearnerSearch", ["rng", "banned", "sizes"])
+
+
+@learner.dealt.register(LearnerSearch)
+def _dealt_search(st, g, sp, search, seed, index):
+    """As ``play_search_game``: the search stream of game ``index`` of ``seed``, and no
+    belief yet."""
+    search.rng[g] = seed_stream(np.uint64(seed) ^ SEARCH_SALT, index)
+    search.banned[g] = 0
+
+
+@learner.opponent_action.register(LearnerSearch)
+def _opponent_search(kind, st, g, sp, lb, search):
+    # the code as the int64 of simulate's codes (the seat kinds are int32): one
+    # compiled search, not a second one for int32 codes
+    return choose_search_action(np.int64(kind), st, g, sp, lb.scratch_mask,
+                                lb.scratch_obs, search.rng, search.banned[g])
+
+
+@learner.play.register(LearnerSearch)
+def _play_search(st, g, sp, search, action):
+    watch(st, g, sp, search.banned[g], search.sizes, action)
+
+
+def idle_arguments(num_players: int, obs_size: int, num_actions: int):
+    """Empty arrays of the types of the ``search_kernel`` arguments that an operation
+    does not read: ``(outputs, learner)``, ``outputs`` the five ``out_*`` of
+    ``OP_SIMULATE``, ``learner`` the ``lb, rows, obs, mask`` of the learner operations
+    (one type for every call: the kernel compiles once)."""
+    outputs = (np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0, np.int32),
+               np.zeros((0, num_players), np.int32),
+               np.zeros((0, len(STAT_SLOTS)), np.int64))
+    lb = learner.allocate_learner(0, num_players, obs_size, num_actions,
+                                  np.zeros((1, num_players - 1), np.int32), -1, False)
+    return outputs, (lb, np.zeros(0, np.int64), np.zeros((0, obs_size), np.float32),
+                     np.zeros((0, num_actions), np.uint8))
+
+
+#: ``search_kernel``'s operations: one decision, a chunk of simulate, and learner
+#: operation ``k`` (``engine.learner.OP_*``) as ``OP_LEARNER + k``
+OP_DECIDE, OP_SIMULATE, OP_LEARNER = 0, 1, 16
 
 
 def search_kernel(op, st, watched, sp, codes, seed, first_index, stat_slots, rng, banned,
-                  moves, out_winner, out_turns, out_steps, out_points, out_stats):
-    """The ``search`` entry point: one kernel for both uses, so that a variant compiles
-    the search once.
+                  moves, out_winner, out_turns, out_steps, out_points, out_stats,
+                  lb, rows, obs, mask):
+    """The ``search`` entry point: one kernel for every use, so that a variant compiles
+    the search once. ``banned`` is uint8[B, P, K]; ``idle_arguments`` gives the
+    arguments an operation does not read.
 
     ``OP_DECIDE`` (``agents.MCTSAgent``, which follows a game from Python, and
     ``learner.evaluate``): the ``moves`` made since the last call are replayed on the
     follower's copy of the game ``watched`` (a one-game state), updating its belief
-    ``banned``; then the action of search agent ``codes[0]`` for the current decider of
-    game ``g = first_index`` of ``st`` (not changed), drawing from ``rng[g]``. The
-    other arguments are not read.
+    ``banned[0]``; then the action of search agent ``codes[0]`` for the current decider
+    of game ``g = first_index`` of ``st`` (not changed), drawing from ``rng[g]``.
 
     ``OP_SIMULATE`` (``simulate`` when a seat is a search agent):
     ``simulate_search_chunk`` on ``st`` with the agents ``codes``; returns 0.
-    ``watched``, ``banned`` and ``moves`` are not read."""
+
+    ``OP_LEARNER + k`` (``uno_env.learner.LearnerBatch`` with a search opponent):
+    ``engine.learner.learner_op(k, st, sp, lb, seed, first_index, rows, moves, obs,
+    mask, ...)``, the games' search streams in ``rng`` and beliefs in ``banned``."""
+    if op >= OP_LEARNER:
+        search = LearnerSearch(rng, banned, np.zeros(st.hands.shape[1], np.int64))
+        return learner.learner_op(op - OP_LEARNER, st, sp, lb, seed, first_index, rows,
+                                  moves, obs, mask, search)
     if op == OP_SIMULATE:
         simulate_search_chunk(st, sp, codes, seed, first_index, stat_slots, rng,
                               out_winner, out_turns, out_steps, out_points, out_stats)
         return 0
     sizes = np.zeros(watched.hands.shape[1], np.int64)
+    belief = banned[0]
     for i in range(moves.shape[0]):
-        watch(watched, 0, sp, banned, sizes, moves[i])
-    return mcts_action(st, first_index, sp, codes[0], rng, first_index, banned)
+        watch(watched, 0, sp, belief, sizes, moves[i])
+    return mcts_action(st, first_index, sp, codes[0], rng, first_index, belief)
