@@ -115,25 +115,33 @@ def test_learner_batch_matches_a_replay_through_game():
         np.testing.assert_array_equal(np.array(seen[g]), np.array(observed[g]))
 
 
-def test_same_seed_same_games_whatever_the_batch_size():
-    def episode_returns(num_envs):
-        batch = LearnerBatch(num_envs, "classic", 2, opponents="heuristic", seed=3)
-        obs, mask = batch.reset()
-        totals = {}
-        acc = np.zeros(num_envs)
-        for _ in range(300):
-            a = mask.argmax(axis=1)      # the first legal action: deterministic
-            index = batch.game_index.copy()
-            obs, mask, reward, term, trunc = batch.step(a)
-            acc += reward
-            for g in np.flatnonzero(term | trunc):
-                totals[int(index[g])] = acc[g]
-                acc[g] = 0
-        return totals
-    small, large = episode_returns(4), episode_returns(16)
+def episode_returns(num_envs, opponents, steps, seed=3):
+    """Each finished episode's return by game index, the learner playing its first
+    legal action (deterministic) for ``steps`` steps of a 2-player classic batch."""
+    batch = LearnerBatch(num_envs, "classic", 2, opponents=opponents, seed=seed)
+    obs, mask = batch.reset()
+    totals = {}
+    acc = np.zeros(num_envs)
+    for _ in range(steps):
+        index = batch.game_index.copy()
+        obs, mask, reward, term, trunc = batch.step(mask.argmax(axis=1))
+        acc += reward
+        for g in np.flatnonzero(term | trunc):
+            totals[int(index[g])] = acc[g]
+            acc[g] = 0
+    return totals
+
+
+def assert_batch_size_free(opponents, sizes, steps, min_common):
+    """The games of one seed do not depend on the batch size."""
+    small, large = (episode_returns(n, opponents, steps) for n in sizes)
     common = set(small) & set(large)
-    assert len(common) >= 10
+    assert len(common) >= min_common
     assert all(small[i] == large[i] for i in common)
+
+
+def test_same_seed_same_games_whatever_the_batch_size():
+    assert_batch_size_free("heuristic", (4, 16), steps=300, min_common=10)
 
 
 def test_illegal_action_is_refused_and_nothing_changes():

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from test_learner import assert_batch_size_free
 
 from agents import MCTSAgent
 from uno_env import Game
@@ -47,22 +48,7 @@ def test_mcts_opponents_play_whole_zero_sum_episodes():
 
 
 def test_same_seed_same_games_whatever_the_batch_size():
-    def episode_returns(num_envs):
-        batch = LearnerBatch(num_envs, "classic", 2, opponents="mcts:4", seed=3)
-        obs, mask = batch.reset()
-        totals, acc = {}, np.zeros(num_envs)
-        for _ in range(60):
-            index = batch.game_index.copy()
-            obs, mask, reward, term, trunc = batch.step(mask.argmax(axis=1))
-            acc += reward
-            for g in np.flatnonzero(term | trunc):
-                totals[int(index[g])] = acc[g]
-                acc[g] = 0
-        return totals
-    small, large = episode_returns(2), episode_returns(5)
-    common = set(small) & set(large)
-    assert len(common) >= 4
-    assert all(small[i] == large[i] for i in common)
+    assert_batch_size_free("mcts:4", (2, 5), steps=60, min_common=4)
 
 
 def _first_legal_play(batch):
