@@ -43,6 +43,20 @@ def test_bench_json_has_every_row():
     assert all(r["steps_per_s"] > 0 for r in rows.values())
 
 
+def test_bench_skips_only_rows_it_cannot_run():
+    """The uint8 row is left out only when the match's scores do not fit in uint8;
+    any other error of a row is raised, not hidden as a skipped row."""
+    from uno_env.bench import _optional, _uint8_fits
+    assert _uint8_fits(2, "classic")
+    assert not _uint8_fits(2, "classic", target_score=500)
+
+    def broken():
+        raise ValueError("a real bug")
+    with pytest.raises(ValueError, match="a real bug"):
+        _optional(broken)
+    assert _optional(lambda: (_ for _ in ()).throw(ImportError("old checkout"))) is None
+
+
 # --- options, --version, --rule and the one-line usage errors of every command -------
 import click  # noqa: E402
 import pytest  # noqa: E402

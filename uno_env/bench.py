@@ -93,13 +93,25 @@ def bench_learner(players, seconds, batch=1024, preset="classic", opponents="heu
 
 def _optional(row, *args, **kwargs):
     """A row of an API that an older checkout may lack (``benchmarks/
-    throughput_checkouts.py --bench`` runs this file against older ones), or that the
-    configuration refuses (uint8 observations of a match): None then, with the reason."""
+    throughput_checkouts.py --bench`` runs this file against older ones): None then,
+    with the reason. Any other error is raised."""
     try:
         return row(*args, **kwargs)
-    except (TypeError, ImportError, ValueError) as err:
+    except (TypeError, ImportError) as err:
         print(f"(row skipped: {err})", file=sys.stderr)
         return None
+
+
+def _uint8_fits(players, preset="classic", **rules) -> bool:
+    """Does every observation field fit in uint8 (``VectorEnv(obs_dtype="uint8")``
+    refuses the match scores of a high ``target_score``)?"""
+    from uno_env.config import make_config
+    from uno_env.vector import uint8_high
+    if uint8_high(make_config(preset, players, **rules)).max() <= 255:
+        return True
+    print("(row skipped: the uint8 observation does not hold this match's scores)",
+          file=sys.stderr)
+    return False
 
 
 def bench_aec(players, seconds, preset="classic", **rules):
@@ -157,7 +169,10 @@ def main(argv=None, rules: dict | None = None):
                                                               args.preset, **rules)
     vg, vs, nbytes = bench_vector(p, s, preset=args.preset, **rules)
     rows["VectorEnv B=1024"] = (vg, vs)
-    uint8 = _optional(bench_vector, p, s, preset=args.preset, obs_dtype="uint8", **rules)
+    uint8 = None
+    if _optional(_uint8_fits, p, args.preset, **rules):
+        uint8 = _optional(bench_vector, p, s, preset=args.preset, obs_dtype="uint8",
+                          **rules)
     if uint8 is not None:
         rows["VectorEnv B=1024, uint8 obs"] = uint8[:2]
     learner = _optional(bench_learner, p, s, preset=args.preset, **rules)
