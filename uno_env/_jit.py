@@ -51,8 +51,9 @@ def njit(fn=None, *, allocates=False, **extra):
     Every call of a reference-counted kernel increments and decrements the count of
     each array it is passed, and a kernel takes the state and the spec: 26 arrays, two
     atomic operations each, which cost more than a plain turn's logic. Without it a
-    kernel may not allocate (numba refuses to compile it) and may return no array
-    (``tests/test_packaging.py`` checks every compiled signature)."""
+    kernel may not allocate or return a new array (numba refuses to compile it), nor
+    return an array it was passed (``tests/test_packaging.py`` reads the engine's
+    return statements for that)."""
     # set either way: a callee inherits the caller's setting unless it states its own
     options = {**JIT_OPTIONS, "_nrt": allocates, **extra}
     if os.environ.get("UNO_EXP_NOINLINE"):
