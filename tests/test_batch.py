@@ -123,8 +123,11 @@ def test_state_memory_per_game_is_under_4_kb():
 def test_python_streams_equal_the_kernels():
     """The Python twins of the per-game streams (used by ``Game`` without compiling a
     kernel) give the kernels' numbers and permutations exactly."""
-    from uno_env.engine.rng import seed_stream, seed_stream_py, shuffle_prefix, \
-        shuffle_prefix_py
+    from uno_env._jit import python_callable
+    from uno_env.engine import rng
+    from uno_env.engine.rng import seed_stream_py, shuffle_prefix_py
+    seed_stream = python_callable(rng.seed_stream)
+    shuffle_prefix = python_callable(rng.shuffle_prefix)
     for seed, index in [(0, 0), (1, 7), (2**40 + 3, 12345), (2**62, 2**31)]:
         assert seed_stream_py(seed, index) == seed_stream(seed, index)
         a = np.arange(60, dtype=np.int16)

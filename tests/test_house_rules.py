@@ -722,8 +722,9 @@ def test_house_observation_fields_come_last():
 @pytest.mark.parametrize("preset", ["street", "chaos"])
 def test_policy_offsets_unchanged_by_house_fields(preset):
     from uno_env.engine.observe import observation_slices
+    from uno_env._jit import python_callable
     from uno_env.engine.policies import _offsets
     cfg = uno_env.make_config(preset, 4)
     s = observation_slices(cfg.deck.num_types, 4, cfg.rules)
     names = ("hand", "color", "direction", "phase", "opponent_cards", "played", "side")
-    assert tuple(_offsets(cfg.spec)) == tuple(s[n].start for n in names)
+    assert tuple(python_callable(_offsets)(cfg.spec)) == tuple(s[n].start for n in names)

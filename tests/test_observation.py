@@ -71,9 +71,10 @@ def test_observation_fields_hold_what_the_docstring_says():
 def test_policy_kernels_read_the_fields_where_observe_writes_them(num_players):
     """The agents' kernels locate fields by arithmetic (policies._offsets); it must agree
     with the documented layout."""
+    from uno_env._jit import python_callable
     from uno_env.engine.policies import _offsets
 
     cfg = uno_env.make_config("classic", num_players)
     s = observation_slices(cfg.deck.num_types, num_players)
     names = ("hand", "color", "direction", "phase", "opponent_cards", "played", "side")
-    assert tuple(_offsets(cfg.spec)) == tuple(s[n].start for n in names)
+    assert tuple(python_callable(_offsets)(cfg.spec)) == tuple(s[n].start for n in names)

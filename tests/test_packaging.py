@@ -102,3 +102,23 @@ def test_kernels_without_reference_counting_return_no_array():
                     and _returns_an_argument_array(node):
                 offenders.append(f"{path.name}:{node.lineno} {node.name}")
     assert offenders == []
+
+
+def test_an_inner_kernel_called_from_python_raises_a_clear_error():
+    """Engine kernels are compiled without numba's Python wrapper (``_jit.INNER_OPTIONS``,
+    a fifth of a first compile); a call from Python must say so instead of crashing, and
+    ``python_callable`` must give a copy that computes the same as the kernel inside."""
+    import numpy as np
+
+    from uno_env._jit import InnerKernel, python_callable
+    from uno_env.engine import rng
+
+    assert isinstance(rng.seed_stream, InnerKernel)
+    with pytest.raises(TypeError, match=r"uno_env\.engine\.rng\.seed_stream .*python_callable"):
+        rng.seed_stream(0, 0)
+    stream = python_callable(rng.seed_stream)(3, 5)
+    assert stream == rng.seed_stream_py(3, 5)
+    assert python_callable(rng.seed_stream) is python_callable(rng.seed_stream)
+    state = np.array([stream], np.uint64)
+    draws = [python_callable(rng.below)(state, 0, 10) for _ in range(50)]
+    assert set(draws) <= set(range(10)) and len(set(draws)) > 1
