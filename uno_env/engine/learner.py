@@ -102,7 +102,9 @@ def opponent_action(kind, st, g, sp, lb, search):
 
 @opponent_action.register(type(None))
 def _opponent_plain(kind, st, g, sp, lb, search):
-    return choose_action(kind, st, g, sp, lb.scratch_mask, lb.scratch_obs)
+    # the code as the int64 of simulate's codes (the seat kinds are int32): a process
+    # that runs both (the warm-up, the tests) compiles the policies once
+    return choose_action(np.int64(kind), st, g, sp, lb.scratch_mask, lb.scratch_obs)
 
 
 @by_class("search")
@@ -153,7 +155,7 @@ def _settle(st, g, sp, lb, seed, search):
             kind = lb.seat_kind[g, st.info[g, C.I_CURRENT]]
             if kind < 0:
                 break
-            play(st, g, sp, search, opponent_action(kind, st, g, sp, lb, search))
+            play(st, g, sp, search, np.int64(opponent_action(kind, st, g, sp, lb, search)))
             lb.reward[g] += st.rewards[g, lb.learner[g]]
         status = st.info[g, C.I_STATUS]
         if status == C.STATUS_PLAYING:
