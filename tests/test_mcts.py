@@ -171,7 +171,8 @@ def test_search_benchmark_runs_and_plots(tmp_path):
     bench.main(["--games", "4", "--budgets", "2,4", "--variants", "", "--python-games",
                 "2", "--speed-positions", "2", "--json", str(out), "--plot", str(fig)])
     data = json.loads(out.read_text())
-    assert len(data["rows"]) == 2 * 3 + 1 and len(data["speed"]) == 4
+    # 3 rows a budget, the 4-player heuristic reference, the PPO row
+    assert len(data["rows"]) == 2 * 3 + 2 and len(data["speed"]) == 4
     assert all(0 <= r["win_rate"] <= 1 and r["ci"][0] <= r["win_rate"] <= r["ci"][1]
                for r in data["rows"])
     assert fig.stat().st_size > 1000
