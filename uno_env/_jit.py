@@ -75,7 +75,16 @@ def njit(fn=None, *, allocates=False, **extra):
 
 class InnerKernel(CPUDispatcher):
     """A kernel of the engine compiled without a Python wrapper (``INNER_OPTIONS``):
-    other kernels call it, and a call from Python raises instead of crashing."""
+    other kernels call it, and a call from Python raises instead of crashing.
+
+    A call with a constant argument (``f(st, 0, sp)``) is typed with the argument's
+    plain type, not numba's literal type (``Literal[int](0)``): each literal is a type
+    of its own, and every distinct one compiled the kernel and its whole tree again."""
+
+    def get_call_template(self, args, kws):
+        return super().get_call_template(
+            tuple(numba.types.unliteral(a) for a in args),
+            {k: numba.types.unliteral(v) for k, v in kws.items()})
 
     def __call__(self, *args, **kwargs):
         name = f"{self.py_func.__module__}.{self.py_func.__qualname__}"

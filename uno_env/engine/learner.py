@@ -255,10 +255,8 @@ def _learner_resume(st, sp, lb, seed, lineup, search):
     lb.reward[0] = 0.0
     lb.terminated[0] = False
     lb.truncated[0] = False
-    # game 0 as an int64, not the literal 0: a literal argument compiles a callee again
-    g = np.int64(0)
-    dealt(st, g, sp, search, seed, lb.game_index[0])
-    _settle(st, g, sp, lb, seed, search)
+    dealt(st, 0, sp, search, seed, lb.game_index[0])
+    _settle(st, 0, sp, lb, seed, search)
 
 
 #: ``learner_kernel`` operations

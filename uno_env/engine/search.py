@@ -82,9 +82,6 @@ CONFIDENCE_Z_2P = 1.0
 CONFIDENCE_Z = 2.0
 #: UCB1's exploration constant (values are in [0, 1])
 UCB_C = 0.7
-#: the one game of a one-game state (a copy made for the search), as an int64: the
-#: literal 0 would compile every kernel it is passed to a second time
-ROW = np.int64(0)
 #: mixes the seed so a game's search stream differs from its card stream
 SEARCH_SALT = np.uint64(0x5EA2_C4ED_0000_0017)
 
@@ -196,9 +193,8 @@ def rollout(st, sp, seat, kind, mask, obs):
     """Play the one-game state ``st`` to the end of its round with the agent ``kind``
     in every seat; the round's value for ``seat`` (``round_value``)."""
     first_round = st.info[0, C.I_ROUND]
-    g = ROW
-    while st.info[g, C.I_STATUS] == C.STATUS_PLAYING and st.info[g, C.I_ROUND] == first_round:
-        apply_action(st, g, sp, choose_action(kind, st, g, sp, mask, obs))
+    while st.info[0, C.I_STATUS] == C.STATUS_PLAYING and st.info[0, C.I_ROUND] == first_round:
+        apply_action(st, 0, sp, choose_action(kind, st, 0, sp, mask, obs))
     return round_value(st, sp, seat, first_round)
 
 
@@ -210,8 +206,8 @@ def sample(root, dst, sp, seat, rng, r, banned):
     play their restricted wilds (W4 ...) legally, as the baselines do; a uniform redraw
     of that player's hand would make a challenge look right most of the time."""
     copy_into(root, dst)
-    determinize(dst, ROW, sp, seat, rng, r)
-    redeal(dst, ROW, sp, seat, rng, r, banned)
+    determinize(dst, 0, sp, seat, rng, r)
+    redeal(dst, 0, sp, seat, rng, r, banned)
     if dst.info[0, C.I_W4_PLAYER] != seat:
         dst.info[0, C.I_W4_GUILTY] = 0
 
@@ -243,7 +239,7 @@ def mcts_action(st, g, sp, code, rng, r, banned):
     work = clone_row(st, g)
     obs = np.zeros(sp.layout[C.L_OBS_SIZE], np.float32)
     # the default: what the rollout policy itself would play (greedy's for random)
-    prior = choose_action(AGENT_GREEDY if kind == AGENT_RANDOM else kind, root, ROW, sp,
+    prior = choose_action(AGENT_GREEDY if kind == AGENT_RANDOM else kind, root, 0, sp,
                           mask, obs)
     p = 0
     for k in range(n):
@@ -262,7 +258,7 @@ def mcts_action(st, g, sp, code, rng, r, banned):
                     if u > best:
                         j, best = k, u
             sample(root, work, sp, seat, rng, r, banned)
-            apply_action(work, ROW, sp, actions[j])
+            apply_action(work, 0, sp, actions[j])
             total[j] += rollout(work, sp, seat, kind, mask, obs)
             visits[j] += 1.0
         best, best_mean = p, total[p] / max(visits[p], 1.0)
@@ -276,7 +272,7 @@ def mcts_action(st, g, sp, code, rng, r, banned):
         sample(root, deal, sp, seat, rng, r, banned)
         for k in range(n):
             copy_into(deal, work)
-            apply_action(work, ROW, sp, actions[k])
+            apply_action(work, 0, sp, actions[k])
             value[d, k] = rollout(work, sp, seat, kind, mask, obs)
     # Leave the default only for an action that beat it on the same deals by more than
     # z standard errors (CONFIDENCE_Z): with a few dozen deals the noise of a mean is larger
@@ -414,5 +410,5 @@ def search_kernel(op, st, watched, sp, codes, seed, first_index, stat_slots, rng
     sizes = np.zeros(watched.hands.shape[1], np.int64)
     belief = banned[0]
     for i in range(moves.shape[0]):
-        watch(watched, ROW, sp, belief, sizes, moves[i])
+        watch(watched, 0, sp, belief, sizes, moves[i])
     return mcts_action(st, first_index, sp, codes[0], rng, first_index, belief)
