@@ -61,12 +61,8 @@ MCTS_BASE = 1 << 24
 #: budgets are below this (rollouts per decision)
 BUDGET_LIMIT = 1 << 18
 #: rollouts per decision of ``"mcts"``: the most that keeps the median decision within
-#: 50 ms on one core with 4 players (classic, one thread: 2 players 9 / 35 / 88 ms at
-#: 200 / 800 / 2000, 4 players 12 / 46 / 116 ms). Measured, classic, seed 0,
-#: seat-rotated: 2 players vs heuristic 0.565 [0.534, 0.595] at 200, 0.609 [0.578, 0.639]
-#: at 800, vs greedy 0.548 [0.517, 0.579] and 0.590 [0.559, 0.620] (1,000 games each);
-#: 4 players vs three heuristic 0.2795 [0.260, 0.300] at 200, 0.2675 [0.249, 0.287] at
-#: 800 (2,000 games; ``heuristic`` in the same seat on the same deals wins 0.274).
+#: 50 ms on one core with 4 players (the measurements: docs/agents.md, "The default
+#: budget")
 DEFAULT_BUDGET = 800
 #: the rollout policy of ``"mcts"``
 DEFAULT_ROLLOUT = "heuristic"
