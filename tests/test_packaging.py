@@ -104,6 +104,38 @@ def test_kernels_without_reference_counting_return_no_array():
     assert offenders == []
 
 
+def test_inner_kernels_are_linked_into_entry_points_without_machine_code_of_their_own():
+    """``_link_only``: an inner kernel's library holds LLVM code for linking only (no
+    module optimisation, no machine code); the entry point that calls it links it in
+    and computes as the plain Python function does."""
+    import numba
+
+    from uno_env import _jit, _link_only
+
+    assert _link_only.AVAILABLE, f"numba {numba.__version__}'s internals changed: " \
+        "uno_env._link_only no longer applies (the inner kernels compile the slow way)"
+
+    @_jit.njit
+    def leaf(x):
+        return 3 * x + 1
+
+    @_jit.njit
+    def middle(x):
+        return leaf(x) + leaf(x + 1)
+
+    def top(x):
+        return middle(x) * 2
+
+    entry = numba.njit(**_jit.JIT_OPTIONS)(top)
+    assert entry(5) == 2 * ((3 * 5 + 1) + (3 * 6 + 1))
+    for inner in (leaf, middle):
+        (result,) = inner.overloads.values()
+        assert isinstance(result.library, _link_only.LinkOnlyLibrary)
+        assert result.library.get_pointer_to_function(result.fndesc.llvm_func_name) == 0
+    (result,) = entry.overloads.values()
+    assert not isinstance(result.library, _link_only.LinkOnlyLibrary)
+
+
 def test_an_inner_kernel_called_from_python_raises_a_clear_error():
     """Engine kernels are compiled without numba's Python wrapper (``_jit.INNER_OPTIONS``,
     a fifth of a first compile); a call from Python must say so instead of crashing, and

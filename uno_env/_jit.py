@@ -32,7 +32,7 @@ import numba
 from numba.core.registry import CPUDispatcher
 from numba.extending import overload
 
-from uno_env import _cache
+from uno_env import _cache, _link_only
 
 #: Options shared by every kernel. ``nogil=True`` lets threads run kernels side by side.
 JIT_OPTIONS = {"nogil": True, "boundscheck": False}
@@ -43,7 +43,11 @@ JIT_OPTIONS = {"nogil": True, "boundscheck": False}
 #: compile (a first classic ``Game`` move: 14.7 s -> 11.6 s). Calling one from Python
 #: raises a TypeError (:class:`InnerKernel`); :func:`python_callable` gives a copy that
 #: Python may call.
+#: Nor is it optimised or compiled to machine code on its own: only linked into the
+#: entry points, which optimise and compile the tree once (``_link_only``).
 INNER_OPTIONS = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+if _link_only.AVAILABLE:
+    INNER_OPTIONS["pipeline_class"] = _link_only.InnerCompiler
 
 ENGINE_DIR = Path(__file__).resolve().parent / "engine"
 #: the module of each variant's rules (``Rules.variant``); a variant compiles its own
@@ -169,7 +173,8 @@ def _engine_imports(name: str) -> set[str]:
 
 
 def variant_files(variant: str) -> list[Path]:
-    """The files whose code a variant's kernels are built from: ``_jit.py``, every
+    """The files whose code a variant's kernels are built from: ``_jit.py`` and
+    ``_link_only.py``, every
     engine module except the other variants' rule modules, and the modules the
     variant's own rule module imports."""
     others = set(VARIANT_MODULES.values()) - {VARIANT_MODULES[variant]}
@@ -181,7 +186,8 @@ def variant_files(variant: str) -> list[Path]:
             todo.extend(_engine_imports(name))
     names = {p.stem for p in ENGINE_DIR.glob("*.py")}
     keep = sorted((names - others) | needed)
-    return [Path(__file__).resolve()] + [ENGINE_DIR / f"{n}.py" for n in keep]
+    here = Path(__file__).resolve()
+    return [here, here.with_name("_link_only.py")] + [ENGINE_DIR / f"{n}.py" for n in keep]
 
 
 @functools.lru_cache(maxsize=None)
