@@ -18,6 +18,9 @@ def test_skipped():
 
 
 def _run(pytester, monkeypatch, ci):
+    # the copied conftest would warm the engine up (four processes) for a suite of two
+    # tests that use none of it
+    monkeypatch.setenv("UNO_ENV_TEST_WARMUP", "0")
     if ci is None:
         monkeypatch.delenv("CI", raising=False)
     else:
@@ -44,6 +47,7 @@ def test_a_skip_is_only_a_skip_outside_ci(pytester, monkeypatch):
 
 def test_a_ci_run_without_skips_passes(pytester, monkeypatch):
     monkeypatch.setenv("CI", "true")
+    monkeypatch.setenv("UNO_ENV_TEST_WARMUP", "0")
     pytester.makeconftest(CONFTEST)
     pytester.makepyfile(test_some="def test_runs():\n    assert True\n")
     assert pytester.runpytest_subprocess("-p", "no:cacheprovider").ret == 0
