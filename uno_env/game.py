@@ -31,14 +31,20 @@ _KERNELS: dict = {}
 _NUMPY_INTS = frozenset(t for t in np.sctypeDict.values() if issubclass(t, np.integer))
 
 
+def _box(game: "Game"):
+    """The game's arrays as one ``GameBox`` (``engine.state``), which the game entry
+    point takes as one argument."""
+    return kernels(game.config.variant).game_box(game._state, game._spec, game._mask,
+                                                 game._obs, game._other_obs)
+
+
 def _kernel(game: "Game"):
     """The game entry point compiled for this configuration's argument types (calling
-    it directly skips numba's type dispatch)."""
+    it directly skips numba's type dispatch): ``kernel(op, box, 0, arg)``."""
     cfg = game.config
     key = (cfg.variant, cfg.num_players, cfg.deck.num_types, cfg.layout.size)
     if key not in _KERNELS:
-        _KERNELS[key] = kernels(cfg.variant).game.bind(
-            OP_REFRESH, game._state, 0, cfg.spec, 0, game._mask, game._obs)
+        _KERNELS[key] = kernels(cfg.variant).game.bind(OP_REFRESH, game._box, 0, 0)
     return _KERNELS[key]
 
 
@@ -79,6 +85,7 @@ class Game(ReplayMixin):
         # environment loop needs one kernel call per step); other seats are computed
         self._obs = np.zeros(cfg.layout.obs_size, np.float32)
         self._other_obs = np.zeros(cfg.layout.obs_size, np.float32)
+        self._box = _box(self)
         self._kernel = _kernel(self)
         self._double_sided = cfg.deck.double_sided
         self._current = 0
@@ -93,7 +100,7 @@ class Game(ReplayMixin):
         face (the deal and the first card depend on the light faces only)."""
         self.seed = check_seed(seed)
         self._state.rng[0] = seed_stream(self.seed, index)
-        self._kernel(OP_RESET, self._state, 0, self.config.spec, 0, self._mask, self._obs)
+        self._kernel(OP_RESET, self._box, 0, 0)
         if pairing is not None:
             self._set_pairing(pairing)
         self._refresh()
@@ -141,7 +148,7 @@ class Game(ReplayMixin):
     def _refresh(self) -> None:
         """Recompute the cached mask and observation after the state was changed
         directly (tests that edit ``_state`` call this)."""
-        self._kernel(OP_REFRESH, self._state, 0, self.config.spec, 0, self._mask, self._obs)
+        self._kernel(OP_REFRESH, self._box, 0, 0)
         self._current = int(self._state.info[0, C.I_CURRENT])
 
     # --- scenarios ---------------------------------------------------------------------
@@ -309,6 +316,7 @@ class Game(ReplayMixin):
         other._obs = self._obs.copy()
         other._other_obs = self._other_obs.copy()
         other._actions = list(self._actions)
+        other._box = _box(other)
         return other
 
     def determinize(self, seat: int, seed: int = 0) -> "Game":
@@ -372,7 +380,7 @@ class Game(ReplayMixin):
                 f"in phase {self.phase!r}; legal moves: {', '.join(self.legal_moves())}")
         side = int(self._state.info[0, C.I_SIDE]) if self._double_sided else 0
         self._actions.append((self._current, action, side))
-        code = self._kernel(OP_STEP, self._state, 0, self._spec, action, self._mask, self._obs)
+        code = self._kernel(OP_STEP, self._box, 0, action)
         self._current = code & STEP_SEAT_MASK
         return code
 
@@ -413,8 +421,7 @@ class Game(ReplayMixin):
         seat = check_seat(seat, self.num_players)
         if seat == self._current:  # the cached observation is the current decider's
             return self._obs.copy()
-        self._kernel(OP_OBSERVE, self._state, 0, self.config.spec, seat, self._mask,
-                     self._other_obs)
+        self._kernel(OP_OBSERVE, self._box, 0, seat)
         return self._other_obs.copy()
 
     # --- public state ------------------------------------------------------------------

@@ -11,6 +11,7 @@ from uno_env.engine.observe import observe
 from uno_env.engine.policies import choose_action
 from uno_env.engine.rng import seed_stream
 from uno_env.engine.rounds import reset_game
+from uno_env.engine.state import GameBox
 from uno_env.engine.variants import apply_action, legal_mask, random_legal, step_and_mask
 
 # --- Game: one game, one kernel call per operation ---------------------------------------
@@ -25,6 +26,19 @@ OP_APPLY = 5     # apply legal ``arg`` only; returns the next decider
 OP_RANDOM = 6    # the random agent's action (consumes the game's stream; fills mask)
 
 
+def make_game_box(st, sp, mask, obs, other_obs):
+    """The ``game_box`` entry point: a ``state.GameBox`` of these arrays."""
+    return GameBox(st, sp, mask, obs, other_obs)
+
+
+def game_box_kernel(op, box, g, arg):
+    """The ``game`` entry point: ``game_kernel`` on the arrays of ``box`` (a
+    ``state.GameBox``); ``OP_OBSERVE`` writes ``box.other_obs``, the others ``box.obs``."""
+    obs = box.other_obs if op == OP_OBSERVE else box.obs
+    return game_kernel(op, box.state, g, box.spec, arg, box.mask, obs)
+
+
+@njit
 def game_kernel(op, st, g, sp, arg, mask, obs):
     """One operation ``op`` (``OP_*``) on game ``g`` of a batched state."""
     if op == OP_STEP:

@@ -4,7 +4,8 @@ once per variant and cached on disk (``uno_env._jit.entry_point``).
 ==============  ==========================  ============================================
 entry point     kernel                      called by
 ==============  ==========================  ============================================
-``game``        ``batch.game_kernel``       ``Game``, the AEC env, tests (``OP_*``)
+``game``        ``batch.game_box_kernel``   ``Game``, the AEC env, tests (``OP_*``)
+``game_box``    ``batch.make_game_box``     ``Game`` (its arrays as one ``GameBox``)
 ``vector``      ``batch.vector_kernel``     ``VectorEnv``
 ``simulate``    ``batch.simulate_chunk``    ``simulate``, tournaments
 ``learner``     ``learner.learner_kernel``  ``LearnerBatch``, ``SingleAgentEnv``, SB3
@@ -41,7 +42,8 @@ from uno_env.engine import batch, determinize, learner, policies, search, soak
 
 #: entry point name -> (kernel, extra jit options)
 ENTRY_POINTS = {
-    "game": (batch.game_kernel, {}),
+    "game": (batch.game_box_kernel, {}),
+    "game_box": (batch.make_game_box, {}),
     "vector": (batch.vector_kernel, {}),
     "simulate": (batch.simulate_chunk, {}),
     "learner": (learner.learner_kernel, {}),
@@ -102,29 +104,33 @@ def kernels(variant: str) -> SimpleNamespace:
 
 class GameOps:
     """Single-game kernels for Python callers (tests, tools): each method is one call of
-    the cached ``game`` entry point on game ``g`` of a batched state of ``config``."""
+    the cached ``game`` entry point on game ``g`` of a batched state of ``config``
+    (through a ``GameBox`` of the arrays it names, made for the call)."""
 
     def __init__(self, config):
         self.spec = config.spec
-        self._kernel = kernels(config.variant).game
+        entry = kernels(config.variant)
+        self._kernel, self._box = entry.game, entry.game_box
         self._mask = np.zeros(config.layout.size, np.uint8)
         self._obs = np.zeros(config.layout.obs_size, np.float32)
 
+    def _call(self, op, st, g, arg, mask, obs) -> int:
+        return int(self._kernel(op, self._box(st, self.spec, mask, obs, obs), g, arg))
+
     def reset_game(self, st, g) -> None:
         """Deal a new match into slot ``g`` (its stream ``st.rng[g]`` already seeded)."""
-        self._kernel(batch.OP_RESET, st, g, self.spec, 0, self._mask, self._obs)
+        self._call(batch.OP_RESET, st, g, 0, self._mask, self._obs)
 
     def legal_mask(self, st, g, mask) -> int:
-        return int(self._kernel(batch.OP_MASK, st, g, self.spec, 0, mask, self._obs))
+        return self._call(batch.OP_MASK, st, g, 0, mask, self._obs)
 
     def random_legal(self, st, g, mask) -> int:
         """The random agent's action (from the game's own stream), -1 if none."""
-        return int(self._kernel(batch.OP_RANDOM, st, g, self.spec, 0, mask, self._obs))
+        return self._call(batch.OP_RANDOM, st, g, 0, mask, self._obs)
 
     def apply_action(self, st, g, action) -> int:
         """Apply a legal ``action``; returns the next decider."""
-        return int(self._kernel(batch.OP_APPLY, st, g, self.spec, int(action), self._mask,
-                                self._obs))
+        return self._call(batch.OP_APPLY, st, g, int(action), self._mask, self._obs)
 
     def observe(self, st, g, seat, obs) -> None:
-        self._kernel(batch.OP_OBSERVE, st, g, self.spec, int(seat), self._mask, obs)
+        self._call(batch.OP_OBSERVE, st, g, int(seat), self._mask, obs)
