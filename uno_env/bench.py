@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 import time
 
@@ -117,7 +118,9 @@ def _uint8_fits(players, preset="classic", **rules) -> bool:
 def bench_aec(players, seconds, preset="classic", **rules):
     env = uno_env.env(preset=preset, num_players=players, **rules)
     env.reset(seed=0)
-    rng = np.random.default_rng(0)
+    # Python's own generator: a call costs about 40 ns, numpy's Generator.random() about
+    # 450 ns, a tenth of a step; the row measures the environment, not the agent
+    rng = random.Random(0)
 
     def run():
         env.reset()
