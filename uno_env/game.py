@@ -374,13 +374,15 @@ class Game(ReplayMixin):
         if type(action) is not int:
             # numpy's integers (what an agent indexing a mask returns) the quick way
             action = int(action) if type(action) in _NUMPY_INTS else self._action_id(action)
-        if not 0 <= action < self._num_actions or not self._mask[action]:
+        side = int(self._state.info[0, C.I_SIDE]) if self._double_sided else 0
+        # the kernel refuses an action the mask does not allow (-1, nothing changed)
+        code = self._kernel(OP_STEP, self._box, 0, action) \
+            if 0 <= action < self._num_actions else -1
+        if code < 0:
             raise ValueError(
                 f"{self._describe(action)} is not legal for player {self.current_player} "
                 f"in phase {self.phase!r}; legal moves: {', '.join(self.legal_moves())}")
-        side = int(self._state.info[0, C.I_SIDE]) if self._double_sided else 0
         self._actions.append((self._current, action, side))
-        code = self._kernel(OP_STEP, self._box, 0, action)
         self._current = code & STEP_SEAT_MASK
         return code
 

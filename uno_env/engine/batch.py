@@ -19,7 +19,8 @@ from uno_env.engine.variants import apply_action, legal_mask, random_legal, step
 #: ``game_kernel`` operations; each returns an int as documented
 OP_RESET = 0     # deal a new match (the stream is already seeded), then OP_REFRESH
 OP_REFRESH = 1   # mask and the current decider's observation; returns the decider
-OP_STEP = 2      # apply legal ``arg``, then OP_REFRESH; returns ``step_and_mask``'s code
+OP_STEP = 2      # apply ``arg`` if the mask allows it (else return -1), then OP_REFRESH;
+#                  returns ``step_and_mask``'s code
 OP_OBSERVE = 3   # seat ``arg``'s observation into ``obs``; returns 0
 OP_MASK = 4      # legal mask only; returns the number of legal actions
 OP_APPLY = 5     # apply legal ``arg`` only; returns the next decider
@@ -42,6 +43,8 @@ def game_box_kernel(op, box, g, arg):
 def game_kernel(op, st, g, sp, arg, mask, obs):
     """One operation ``op`` (``OP_*``) on game ``g`` of a batched state."""
     if op == OP_STEP:
+        if mask[arg] == 0:  # not legal (the caller checked the range): nothing changes
+            return -1
         code = step_and_mask(st, g, sp, arg, mask)
         observe(st, g, sp, st.info[g, C.I_CURRENT], obs)
         return code
