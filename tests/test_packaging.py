@@ -1,4 +1,5 @@
 """Project conventions that a reviewer would otherwise have to remember."""
+import os
 import pathlib
 import re
 
@@ -154,3 +155,25 @@ def test_an_inner_kernel_called_from_python_raises_a_clear_error():
     state = np.array([stream], np.uint64)
     draws = [python_callable(rng.below)(state, 0, 10) for _ in range(50)]
     assert set(draws) <= set(range(10)) and len(set(draws)) > 1
+
+
+def test_game_plays_in_plain_python_with_numba_disabled():
+    """``NUMBA_DISABLE_JIT=1`` (for stepping through the rules in a debugger) runs the
+    kernels as Python: ``Game`` makes its ``GameBox`` as a namedtuple there, and plays."""
+    import subprocess
+    import sys
+    code = ("from uno_env.game import Game\n"
+            "g = Game('classic', num_players=2, seed=0)\n"
+            "before = g.hand_sizes\n"
+            "g.play(g.legal_moves()[0])\n"
+            "print(before, g.hand_sizes, g.current_player, len(g.observe(1)))\n")
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1", "UNO_ENV_QUIET": "1"}
+    done = subprocess.run([sys.executable, "-W", "ignore", "-c", code], env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    from uno_env.game import Game
+    g = Game("classic", num_players=2, seed=0)
+    before = g.hand_sizes
+    g.play(g.legal_moves()[0])
+    assert done.stdout.split("\n")[0] == \
+        f"{before} {g.hand_sizes} {g.current_player} {len(g.observe(1))}"

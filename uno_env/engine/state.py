@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-from numba.core import types
+from numba.core import config, types
 from numba.experimental import structref
 
 from uno_env.engine import codes as C
@@ -116,7 +116,17 @@ class GameBox(structref.StructRefProxy):
     ``Spec`` are 26 arrays: about 1.35 us of each call of the game entry point went to
     that. A box passes as one pointer (0.33 us a call). It refers to the same arrays,
     so Python reads and writes them as before. Made by the ``game_box`` entry point
-    (``engine.entry``), compiled and cached like the others."""
+    (``engine.entry``), compiled and cached like the others; in plain Python
+    (``NUMBA_DISABLE_JIT=1``) it is a namedtuple of the same fields."""
+
+    def __new__(cls, *fields):
+        if config.DISABLE_JIT:  # numba's own constructor would recurse without a jit
+            return PlainGameBox(*fields)
+        return super().__new__(cls, *fields)
+
+
+#: a ``GameBox`` in plain Python
+PlainGameBox = namedtuple("PlainGameBox", GAME_BOX_FIELDS)
 
 
 structref.define_constructor(GameBox, GameBoxType, GAME_BOX_FIELDS)
