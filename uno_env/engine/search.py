@@ -295,7 +295,7 @@ def choose_search_action(kind, st, g, sp, mask, obs, rng, banned):
     return choose_action(kind, st, g, sp, mask, obs)
 
 
-@njit(allocates=True, inline="always")
+@njit(allocates=True)
 def play_search_game(st, g, sp, seat_agents, seed, index, mask, obs, rng):
     """``batch.play_game`` with search agents: game ``index`` of ``seed`` into slot
     ``g``, played to its end; the search stream ``rng[g]`` is seeded from the game."""
@@ -313,7 +313,7 @@ def play_search_game(st, g, sp, seat_agents, seed, index, mask, obs, rng):
     return steps
 
 
-@njit(allocates=True, inline="always")
+@njit(allocates=True)
 def simulate_search_chunk(st, sp, seat_agents, seed, first_index, stat_slots, rng,
                           out_winner, out_turns, out_steps, out_points, out_stats):
     """``batch.simulate_chunk`` when a seat is a search agent; ``rng`` (uint64[B])
