@@ -130,25 +130,31 @@ def observe(st, g, sp, seat, out):
     at = sp.obs_at
     num_players = sp.rules[C.R_NUM_PLAYERS]
     k = st.hands.shape[2]
+    # the offsets in locals: stores to ``out`` might alias ``at`` for the compiler, which
+    # would then reload them in every iteration and not vectorise the copies
+    o_hand, o_played = at[C.O_HAND], at[C.O_PLAYED]
+    hand, played, info = st.hands[g, seat], st.discard_counts[g], st.info[g]
     for t in range(k):
-        out[at[C.O_HAND] + t] = st.hands[g, seat, t]
-    if st.info[g, C.I_DISCARD_LEN] > 0:
-        out[at[C.O_TOP] + st.discard[g, st.info[g, C.I_DISCARD_LEN] - 1]] = 1.0
-    if st.info[g, C.I_COLOR] != C.NO_COLOR:
-        out[at[C.O_COLOR] + st.info[g, C.I_COLOR] % 4] = 1.0
-    out[at[C.O_DIRECTION]] = 1.0 if st.info[g, C.I_DIRECTION] > 0 else 0.0
-    out[at[C.O_PHASE] + st.info[g, C.I_PHASE]] = 1.0
-    out[at[C.O_PENDING_DRAW]] = st.info[g, C.I_PENDING_DRAW]
-    for r in range(1, num_players):
-        out[at[C.O_OPPONENT_CARDS] + r - 1] = st.hand_size[g, (seat + r) % num_players]
-    if st.info[g, C.I_CATCHABLE] >= 0:
-        out[at[C.O_CATCHABLE] + (st.info[g, C.I_CATCHABLE] - seat) % num_players] = 1.0
-    out[at[C.O_UNO_CALLED]] = 1.0 if st.info[g, C.I_UNO_CALLED] == seat else 0.0
-    out[at[C.O_DRAW_PILE]] = st.info[g, C.I_DRAW_LEN]
+        out[o_hand + t] = hand[t]
     for t in range(k):
-        out[at[C.O_PLAYED] + t] = st.discard_counts[g, t]
+        out[o_played + t] = played[t]
+    if info[C.I_DISCARD_LEN] > 0:
+        out[at[C.O_TOP] + st.discard[g, info[C.I_DISCARD_LEN] - 1]] = 1.0
+    if info[C.I_COLOR] != C.NO_COLOR:
+        out[at[C.O_COLOR] + info[C.I_COLOR] % 4] = 1.0
+    out[at[C.O_DIRECTION]] = 1.0 if info[C.I_DIRECTION] > 0 else 0.0
+    out[at[C.O_PHASE] + info[C.I_PHASE]] = 1.0
+    out[at[C.O_PENDING_DRAW]] = info[C.I_PENDING_DRAW]
+    o_cards, o_scores = at[C.O_OPPONENT_CARDS], at[C.O_SCORES]
+    q = seat
     for r in range(num_players):
-        out[at[C.O_SCORES] + r] = st.scores[g, (seat + r) % num_players]
-    out[at[C.O_SIDE]] = st.info[g, C.I_SIDE]
+        out[o_scores + r] = st.scores[g, q]
+        if r > 0:
+            out[o_cards + r - 1] = st.hand_size[g, q]
+        q = q + 1 if q + 1 < num_players else 0
+    if info[C.I_CATCHABLE] >= 0:
+        out[at[C.O_CATCHABLE] + (info[C.I_CATCHABLE] - seat) % num_players] = 1.0
+    out[at[C.O_UNO_CALLED]] = 1.0 if info[C.I_UNO_CALLED] == seat else 0.0
+    out[at[C.O_DRAW_PILE]] = info[C.I_DRAW_LEN]
+    out[at[C.O_SIDE]] = info[C.I_SIDE]
     observe_fields(st, g, sp, seat, out)
-
