@@ -153,15 +153,29 @@ def _observe_slot(st, g, sp, seat, obs, obs_u8, scratch):
 
 def vector_kernel(reset, st, sp, actions, seed, next_index, game_index, obs, obs_u8, mask,
                   player, rewards, terminated, truncated, auto_reset):
+    """The ``vector`` entry point: ``vector_step`` with a float32 scratch row.
+
+    The loops are a kernel of their own, compiled without reference counting. Inlined
+    into this reference-counted entry point, each game's call of an inlined helper
+    (``_observe_slot``, ``_deal_slot``) took and released a reference to every array of
+    the state and the spec: about 600 ns of a step's 850 (docs/performance.md)."""
+    scratch = np.empty(obs_u8.shape[1], np.float32)
+    return vector_step(reset, st, sp, actions, seed, next_index, game_index, obs, obs_u8,
+                       mask, player, rewards, terminated, truncated, auto_reset, scratch)
+
+
+@njit
+def vector_step(reset, st, sp, actions, seed, next_index, game_index, obs, obs_u8, mask,
+                player, rewards, terminated, truncated, auto_reset, scratch):
     """``reset``: deal games ``next_index[0] ..`` into every slot. Else apply
     ``actions[g]`` in every game and auto-reset finished games with the next game index.
     Then observe every game for its decider, into ``obs`` (float32[B, D]) or ``obs_u8``
     (uint8[B, D]), whichever has B rows (no observation if neither: ``obs_dtype=None``).
     Returns -1, or the first slot whose action is illegal (nothing changed then).
     ``next_index`` is a one-element array holding the next game index to deal. Without
-    ``auto_reset`` a finished game stays finished and its action is ignored."""
+    ``auto_reset`` a finished game stays finished and its action is ignored. ``scratch``:
+    float32[D], for the uint8 observation."""
     num_games = st.info.shape[0]
-    scratch = np.empty(obs_u8.shape[1], np.float32)
     if reset:
         for g in range(num_games):
             _deal_slot(st, g, sp, seed, next_index[0] + g, game_index)

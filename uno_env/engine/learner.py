@@ -267,7 +267,10 @@ OP_EXTERNAL_STEP = 3    # a Python opponent's ``actions[i]`` in game ``rows[i]``
 OP_RESUME = 4           # slot 0 holds a game under way; opponents of line-up ``arg``
 
 
-@njit(inline="always")
+# a kernel of its own, not inlined into the reference-counted entry point: there each
+# game's inlined ``_move`` took and released a reference to every array of the state,
+# the spec and the buffers (``engine.batch.vector_kernel``)
+@njit
 def learner_op(op, st, sp, lb, seed, arg, rows, actions, obs, mask, search):
     """One operation ``op`` (``OP_*``) on the learner batch, its moves made through the
     hooks of ``search`` (module docstring); returns -1 or the index of the first illegal
