@@ -8,7 +8,7 @@ import numpy as np
 from uno_env._jit import njit
 from uno_env.engine import codes as C
 from uno_env.engine.observe import observe
-from uno_env.engine.policies import choose_action
+from uno_env.engine.policies import WORK_SIZE, choose_action
 from uno_env.engine.rng import seed_stream
 from uno_env.engine.rounds import reset_game
 from uno_env.engine.state import GameBox
@@ -82,21 +82,21 @@ def deal_game(st, g, sp, seed, index):
 
 
 @njit(inline="always")
-def decide(st, g, sp, seat_agents, mask, obs):
+def decide(st, g, sp, seat_agents, mask, obs, work):
     """The action of the current decider's agent (``seat_agents[seat]``); ``mask`` holds
-    the decider's legal mask afterwards."""
-    return choose_action(seat_agents[st.info[g, C.I_CURRENT]], st, g, sp, mask, obs)
+    the decider's legal mask afterwards (``obs``, ``work``: ``choose_action``'s scratch)."""
+    return choose_action(seat_agents[st.info[g, C.I_CURRENT]], st, g, sp, mask, obs, work)
 
 
 @njit
-def play_game(st, g, sp, seat_agents, seed, index, mask, obs):
+def play_game(st, g, sp, seat_agents, seed, index, mask, obs, work):
     """Deal game ``index`` of ``seed`` into slot ``g`` and play it to its end with the
-    agents' kernels (``mask`` and ``obs`` are scratch: uint8[A], float32[D]). Returns
+    agents' kernels (``mask``, ``obs``, ``work``: ``choose_action``'s scratch). Returns
     the number of decisions taken."""
     deal_game(st, g, sp, seed, index)
     steps = 0
     while st.info[g, C.I_STATUS] == C.STATUS_PLAYING:
-        apply_action(st, g, sp, decide(st, g, sp, seat_agents, mask, obs))
+        apply_action(st, g, sp, decide(st, g, sp, seat_agents, mask, obs, work))
         steps += 1
     return steps
 
@@ -124,8 +124,10 @@ def simulate_chunk(st, sp, seat_agents, seed, first_index, stat_slots, out_winne
     obs_size = sp.layout[C.L_OBS_SIZE]
     mask = np.empty(num_actions, np.uint8)
     obs = np.empty(obs_size, np.float32)
+    work = np.empty(WORK_SIZE, np.int64)
     for g in range(st.info.shape[0]):
-        out_steps[g] = play_game(st, g, sp, seat_agents, seed, first_index + g, mask, obs)
+        out_steps[g] = play_game(st, g, sp, seat_agents, seed, first_index + g, mask, obs,
+                                 work)
         _record(st, g, sp, stat_slots, out_winner, out_turns, out_points, out_stats)
 
 

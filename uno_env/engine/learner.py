@@ -36,7 +36,7 @@ import numpy as np
 from uno_env._jit import by_class, njit
 from uno_env.engine import codes as C
 from uno_env.engine.observe import observe
-from uno_env.engine.policies import choose_action
+from uno_env.engine.policies import WORK_SIZE, choose_action
 from uno_env.engine.rng import seed_stream
 from uno_env.engine.rounds import reset_game
 from uno_env.engine.variants import apply_action, legal_mask
@@ -66,6 +66,7 @@ LearnerBuffers = namedtuple("LearnerBuffers", [
     "params",        # int64[2]: [learner seat or -1 for a random seat, auto_reset]
     "scratch_mask",  # uint8[A]: numba opponents' scratch
     "scratch_obs",   # float32[D]
+    "scratch_work",  # int64[policies.WORK_SIZE]
 ])
 
 
@@ -79,7 +80,7 @@ def allocate_learner(num_envs, num_players, obs_size, num_actions, lineups, seat
         np.zeros((b, obs_size), np.float32), np.zeros((b, num_actions), np.uint8),
         np.zeros((b, obs_size), np.float32), np.ascontiguousarray(lineups, np.int32),
         np.array([seat, int(auto_reset)], np.int64), np.zeros(num_actions, np.uint8),
-        np.zeros(obs_size, np.float32))
+        np.zeros(obs_size, np.float32), np.zeros(WORK_SIZE, np.int64))
 
 
 # --- the hooks (module docstring): plain here, with search in engine.search ------------
@@ -104,7 +105,8 @@ def opponent_action(kind, st, g, sp, lb, search):
 def _opponent_plain(kind, st, g, sp, lb, search):
     # the code as the int64 of simulate's codes (the seat kinds are int32): a process
     # that runs both (the warm-up, the tests) compiles the policies once
-    return choose_action(np.int64(kind), st, g, sp, lb.scratch_mask, lb.scratch_obs)
+    return choose_action(np.int64(kind), st, g, sp, lb.scratch_mask, lb.scratch_obs,
+                         lb.scratch_work)
 
 
 @by_class("search")

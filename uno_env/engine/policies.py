@@ -54,6 +54,14 @@ FOLLOW_WEIGHT = 50.0
 NAME_UNSEEN_WEIGHT = 1.0
 NEVER = -1.0e9  # a score: not to be played
 
+#: the policies' int64 scratch (``work``), given by the caller so that a decision
+#: allocates nothing: cards per colour slot held, unseen per colour slot (wilds in the
+#: fifth) and per rank, ranks held, unseen per colour for a challenge
+W_COUNTS, W_BY_COLOR, W_BY_RANK = 0, 4, 9
+W_RANKS_HELD = W_BY_RANK + C.NUM_RANKS
+W_UNSEEN_COLOR = W_RANKS_HELD + C.NUM_RANKS
+WORK_SIZE = W_UNSEEN_COLOR + 4
+
 
 # --- reading the observation vector -----------------------------------------------------
 
@@ -240,9 +248,10 @@ def _reflexes(obs, mask, sp, counts):
 # --- greedy -----------------------------------------------------------------------------
 
 
-@njit(allocates=True)
-def greedy_policy(obs, mask, sp):
+@njit
+def greedy_policy(obs, mask, sp, work):
     """Greedy baseline (see ``agents.GreedyAgent``). Deterministic; -1 if nothing is legal.
+    ``work``: int64[WORK_SIZE] scratch.
 
     Catches and calls UNO whenever offered; plays the playable coloured card worth most
     points, wilds only when no coloured card is playable, a W4 only when it holds no
@@ -253,7 +262,7 @@ def greedy_policy(obs, mask, sp):
     fewest cards. One Piece: plays an Ace combination first (with a D2 if it can),
     gives away its highest-point card, breaks a Hancock whenever it can."""
     lay = sp.layout
-    counts = np.zeros(4, np.int64)
+    counts = work[W_COUNTS:W_COUNTS + 4]
     reflex, phase, side, best_color = _reflexes(obs, mask, sp, counts)
     if reflex != GO_ON:
         return reflex
@@ -309,21 +318,21 @@ def greedy_policy(obs, mask, sp):
 # --- heuristic --------------------------------------------------------------------------
 
 
-@njit(allocates=True)
-def _challenge_odds(obs, sp, side, o_col, o_dir, o_opp, o_played):
+@njit
+def _challenge_odds(obs, sp, side, o_col, o_dir, o_opp, o_played, unseen_color):
     """Estimated chance that the Wild Draw Four player held the previous colour.
 
     The previous colour is not observable; the estimate takes the colour (other than the
     one just named) that the player most plausibly lacked. For colour ``c`` with ``u``
     unseen cards among ``U`` unseen cards (not in the observer's hand, not in the discard
     pile), a hand of ``n`` cards holds none of it with the hypergeometric chance
-    ``prod_i (U - u - i) / (U - i)``."""
+    ``prod_i (U - u - i) / (U - i)``. ``unseen_color``: int64[4] scratch."""
     k = sp.type_face.shape[0]
     p = sp.rules[C.R_NUM_PLAYERS]
     rel = p - 1 if obs[o_dir] > 0.5 else 1   # the previous player in the direction of play
     n = int(obs[o_opp + rel - 1])
     named = _argmax_onehot(obs, o_col, 4)
-    unseen_color = np.zeros(4, np.int64)
+    unseen_color[:] = 0
     unseen = 0
     for t in range(k):
         u = sp.type_count[t] - int(obs[t]) - int(obs[o_played + t])
@@ -445,8 +454,8 @@ def _card_score(obs, sp, t, named, side, ctx):
             - _hidden_worth(obs, sp, t, side))
 
 
-@njit(allocates=True)
-def heuristic_policy(obs, mask, sp):
+@njit
+def heuristic_policy(obs, mask, sp, work):
     """Heuristic baseline (see ``agents.HeuristicAgent``). Deterministic; -1 if nothing
     is legal.
 
@@ -463,13 +472,14 @@ def heuristic_policy(obs, mask, sp):
     danger), else accepts; jumps in and goes on with a multi-card play when it prefers
     the card; swaps hands with the player holding the fewest cards. One Piece: scores
     an Ace combination as its action card plus the Ace's points, gives away its
-    highest-point card, breaks a Hancock whenever it can."""
+    highest-point card, breaks a Hancock whenever it can. ``work``: int64[WORK_SIZE]
+    scratch."""
     lay = sp.layout
-    counts = np.zeros(4, np.int64)
+    counts = work[W_COUNTS:W_COUNTS + 4]
     reflex, phase, side, best_color = _reflexes(obs, mask, sp, counts)
     o_hand, o_col, o_dir, o_phase, o_opp, o_played, o_side = _offsets(sp)
-    by_color = np.zeros(5, np.int64)
-    by_rank = np.zeros(C.NUM_RANKS, np.int64)
+    by_color = work[W_BY_COLOR:W_BY_RANK]
+    by_rank = work[W_BY_RANK:W_RANKS_HELD]
     unseen = _unseen(obs, sp, side, o_played, by_color, by_rank)
     named = _name_color(counts, by_color, unseen)
     if reflex != GO_ON:
@@ -478,7 +488,8 @@ def heuristic_policy(obs, mask, sp):
         return reflex
     if phase == C.PHASE_CHALLENGE or phase == C.PHASE_STACK:
         if mask[lay[C.L_CHALLENGE]] != 0 and \
-                _challenge_odds(obs, sp, side, o_col, o_dir, o_opp, o_played) \
+                _challenge_odds(obs, sp, side, o_col, o_dir, o_opp, o_played,
+                                work[W_UNSEEN_COLOR:WORK_SIZE]) \
                 >= CHALLENGE_THRESHOLD:
             return lay[C.L_CHALLENGE]
         if phase == C.PHASE_CHALLENGE:
@@ -499,7 +510,8 @@ def heuristic_policy(obs, mask, sp):
     n_next = int(obs[o_opp + (0 if forward else players - 2)])
     n_prev = int(obs[o_opp + (players - 2 if forward else 0)])
     n_skip = int(obs[o_opp + (1 if forward else players - 3)]) if players > 2 else -1
-    ranks_held = np.zeros(C.NUM_RANKS, np.int64)
+    ranks_held = work[W_RANKS_HELD:W_UNSEEN_COLOR]
+    ranks_held[:] = 0
     my_cards = 0
     for t in range(sp.type_face.shape[0]):
         if obs[t] > 0:
@@ -553,17 +565,17 @@ def heuristic_policy(obs, mask, sp):
 
 
 @njit
-def choose_action(kind, st, g, sp, mask, obs):
+def choose_action(kind, st, g, sp, mask, obs, work):
     """The action of the agent of type ``kind`` for the current decider of game ``g``
     (``mask`` is scratch space of the action-space size, ``obs`` float32 scratch of the
-    observation size). -1 if the game is over."""
+    observation size, ``work`` int64[WORK_SIZE]). -1 if the game is over."""
     if kind == AGENT_GREEDY or kind == AGENT_HEURISTIC:
         if legal_mask(st, g, sp, mask) == 0:
             return -1
         observe(st, g, sp, st.info[g, C.I_CURRENT], obs)
         if kind == AGENT_GREEDY:
-            return greedy_policy(obs, mask, sp)
-        return heuristic_policy(obs, mask, sp)
+            return greedy_policy(obs, mask, sp, work)
+        return heuristic_policy(obs, mask, sp, work)
     # the random agent draws from the game's own stream
     return random_legal(st, g, sp, mask)
 
@@ -572,8 +584,9 @@ def policy_batch(kind, obs, mask, sp, out):
     """``out[b]``: the greedy (``kind`` AGENT_GREEDY) or heuristic policy's action for
     row ``b`` of ``obs[B, D]`` and ``mask[B, A]`` (the Python agents' ``act`` and
     ``act_batch``; the ``policy`` entry point of ``engine.entry``)."""
+    work = np.empty(WORK_SIZE, np.int64)
     for b in range(obs.shape[0]):
         if kind == AGENT_GREEDY:
-            out[b] = greedy_policy(obs[b], mask[b], sp)
+            out[b] = greedy_policy(obs[b], mask[b], sp, work)
         else:
-            out[b] = heuristic_policy(obs[b], mask[b], sp)
+            out[b] = heuristic_policy(obs[b], mask[b], sp, work)

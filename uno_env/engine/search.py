@@ -50,7 +50,7 @@ from uno_env.engine.batch import STAT_SLOTS, _record
 from uno_env.engine.belief import redeal, watch
 from uno_env.engine.determinize import determinize
 from uno_env.engine.policies import (AGENT_CODES, AGENT_GREEDY, AGENT_HEURISTIC,
-                                     AGENT_RANDOM, choose_action)
+                                     AGENT_RANDOM, WORK_SIZE, choose_action)
 from uno_env.engine.rng import seed_stream
 from uno_env.engine.rounds import reset_game
 from uno_env.engine.state import State
@@ -185,12 +185,12 @@ def round_value(st, sp, seat, first_round):
 
 
 @njit
-def rollout(st, sp, seat, kind, mask, obs):
+def rollout(st, sp, seat, kind, mask, obs, work):
     """Play the one-game state ``st`` to the end of its round with the agent ``kind``
     in every seat; the round's value for ``seat`` (``round_value``)."""
     first_round = st.info[0, C.I_ROUND]
     while st.info[0, C.I_STATUS] == C.STATUS_PLAYING and st.info[0, C.I_ROUND] == first_round:
-        apply_action(st, 0, sp, choose_action(kind, st, 0, sp, mask, obs))
+        apply_action(st, 0, sp, choose_action(kind, st, 0, sp, mask, obs, work))
     return round_value(st, sp, seat, first_round)
 
 
@@ -234,9 +234,10 @@ def mcts_action(st, g, sp, code, rng, r, banned):
     deal = clone_row(st, g)
     work = clone_row(st, g)
     obs = np.zeros(sp.layout[C.L_OBS_SIZE], np.float32)
+    scratch = np.zeros(WORK_SIZE, np.int64)
     # the default: what the rollout policy itself would play (greedy's for random)
     prior = choose_action(AGENT_GREEDY if kind == AGENT_RANDOM else kind, root, 0, sp,
-                          mask, obs)
+                          mask, obs, scratch)
     p = 0
     for k in range(n):
         if actions[k] == prior:
@@ -255,7 +256,7 @@ def mcts_action(st, g, sp, code, rng, r, banned):
                         j, best = k, u
             sample(root, work, sp, seat, rng, r, banned)
             apply_action(work, 0, sp, actions[j])
-            total[j] += rollout(work, sp, seat, kind, mask, obs)
+            total[j] += rollout(work, sp, seat, kind, mask, obs, scratch)
             visits[j] += 1.0
         best, best_mean = p, total[p] / max(visits[p], 1.0)
         for k in range(n):
@@ -269,7 +270,7 @@ def mcts_action(st, g, sp, code, rng, r, banned):
         for k in range(n):
             copy_into(deal, work)
             apply_action(work, 0, sp, actions[k])
-            value[d, k] = rollout(work, sp, seat, kind, mask, obs)
+            value[d, k] = rollout(work, sp, seat, kind, mask, obs, scratch)
     # Leave the default only for an action that beat it on the same deals by more than
     # z standard errors (CONFIDENCE_Z): with a few dozen deals the noise of a mean is larger
     # than most differences, and following it plays worse than the rollout policy.
@@ -287,12 +288,12 @@ def mcts_action(st, g, sp, code, rng, r, banned):
 
 
 @njit
-def choose_search_action(kind, st, g, sp, mask, obs, rng, banned):
+def choose_search_action(kind, st, g, sp, mask, obs, work, rng, banned):
     """``policies.choose_action`` for any agent code, search agents included (they draw
     from ``rng[g]``, the game's search stream, and read the belief ``banned``)."""
     if kind >= MCTS_BASE:
         return mcts_action(st, g, sp, kind, rng, g, banned)
-    return choose_action(kind, st, g, sp, mask, obs)
+    return choose_action(kind, st, g, sp, mask, obs, work)
 
 
 @njit(allocates=True)
@@ -304,10 +305,11 @@ def play_search_game(st, g, sp, seat_agents, seed, index, mask, obs, rng):
     reset_game(st, g, sp)
     banned = np.zeros((st.hands.shape[1], st.hands.shape[2]), np.uint8)
     sizes = np.zeros(st.hands.shape[1], np.int64)
+    work = np.zeros(WORK_SIZE, np.int64)
     steps = 0
     while st.info[g, C.I_STATUS] == C.STATUS_PLAYING:
         action = choose_search_action(seat_agents[st.info[g, C.I_CURRENT]], st, g, sp,
-                                      mask, obs, rng, banned)
+                                      mask, obs, work, rng, banned)
         watch(st, g, sp, banned, sizes, action)
         steps += 1
     return steps
@@ -349,7 +351,8 @@ def _opponent_search(kind, st, g, sp, lb, search):
     # the code as the int64 of simulate's codes (the seat kinds are int32): one
     # compiled search, not a second one for int32 codes
     return choose_search_action(np.int64(kind), st, g, sp, lb.scratch_mask,
-                                lb.scratch_obs, search.rng, search.banned[g])
+                                lb.scratch_obs, lb.scratch_work, search.rng,
+                                search.banned[g])
 
 
 @learner.play.register(LearnerSearch)

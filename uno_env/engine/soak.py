@@ -39,7 +39,7 @@ from uno_env._jit import njit
 from uno_env.engine import codes as C
 from uno_env.engine.batch import deal_game, decide
 from uno_env.engine.observe import observe
-from uno_env.engine.policies import AGENT_RANDOM
+from uno_env.engine.policies import AGENT_RANDOM, WORK_SIZE
 from uno_env.engine.variants import apply_action, legal_mask, random_pick
 
 BREAK_NAMES = ("negative", "piles", "hand_size", "discard_counts", "deck", "dark_faces",
@@ -197,7 +197,7 @@ def check_game(st, g, sp, dark_count, high, count, face_count, mask, obs, observ
 
 @njit
 def play_checked(st, g, sp, seat_agents, seed, index, max_steps, obs_every, dark_count,
-                 high, count, face_count, mask, scratch, obs):
+                 high, count, face_count, mask, scratch, obs, work):
     """Game ``index`` of ``seed`` in slot ``g``, played as ``batch.play_game`` plays it
     and checked after the deal and after every step. Returns (decisions, break mask);
     a broken game stops at the step that broke it."""
@@ -214,7 +214,7 @@ def play_checked(st, g, sp, seat_agents, seed, index, max_steps, obs_every, dark
             # the random agent's own pick (``random_legal``) from the mask just checked
             action = random_pick(st, g, mask, n)
         else:
-            action = decide(st, g, sp, seat_agents, scratch, obs)
+            action = decide(st, g, sp, seat_agents, scratch, obs, work)
         if action < 0 or action >= mask.shape[0] or mask[action] == 0:
             return steps, 1 << K_ACTION
         apply_action(st, g, sp, action)
@@ -237,6 +237,7 @@ def soak_kernel(op, st, sp, seat_agents, seed, first_index, max_steps, obs_every
     mask = np.zeros(sp.layout[C.L_SIZE], np.uint8)
     scratch = np.zeros(sp.layout[C.L_SIZE], np.uint8)
     obs = np.zeros(sp.layout[C.L_OBS_SIZE], np.float32)
+    work = np.zeros(WORK_SIZE, np.int64)
     if op == OP_CHECK:
         return check_game(st, 0, sp, dark_count, high, count, face_count, mask, obs,
                           True)[0]
@@ -245,7 +246,7 @@ def soak_kernel(op, st, sp, seat_agents, seed, first_index, max_steps, obs_every
         index = first_index + i
         steps, bits = play_checked(st, 0, sp, seat_agents, seed, index, max_steps,
                                    obs_every, dark_count, high, count, face_count, mask,
-                                   scratch, obs)
+                                   scratch, obs, work)
         out_steps[i] = steps
         out_winner[i] = st.info[0, C.I_MATCH_WINNER] if bits == 0 else -2
         if bits != 0:
