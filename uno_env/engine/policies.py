@@ -230,19 +230,28 @@ def _reflexes(obs, mask, sp, counts):
     """What both baselines do before any thought: -1 when nothing is legal, always
     catch, and name the colour held most for a wild turned up first. Fills ``counts``
     (cards per colour slot) and returns (action or GO_ON, phase, side, best colour)."""
-    offsets = _offsets(sp)
-    o_phase, o_side = offsets[3], offsets[6]
-    side = int(obs[o_side])
-    phase = _argmax_onehot(obs, o_phase, C.NUM_PHASES)
+    phase, side = _phase_side(obs, sp)
     _color_counts(obs, sp, side, counts)
     best_color = _best_color(counts)
+    return _reflex(mask, sp, phase, best_color), phase, side, best_color
+
+
+@njit(inline="always")
+def _phase_side(obs, sp):
+    offsets = _offsets(sp)
+    return _argmax_onehot(obs, offsets[3], C.NUM_PHASES), int(obs[offsets[6]])
+
+
+@njit(inline="always")
+def _reflex(mask, sp, phase, best_color):
+    """``_reflexes``' action (or GO_ON) once the colour held most is known."""
     if _lowest_legal(mask) < 0:
-        return -1, phase, side, best_color
+        return -1
     if mask[sp.layout[C.L_CATCH]] != 0:
-        return sp.layout[C.L_CATCH], phase, side, best_color
+        return sp.layout[C.L_CATCH]
     if phase == C.PHASE_COLOR:
-        return sp.layout[C.L_COLOR] + best_color, phase, side, best_color
-    return GO_ON, phase, side, best_color
+        return sp.layout[C.L_COLOR] + best_color
+    return GO_ON
 
 
 # --- greedy -----------------------------------------------------------------------------
@@ -357,24 +366,36 @@ def _challenge_odds(obs, sp, side, o_col, o_dir, o_opp, o_played, unseen_color):
 
 
 @njit
-def _unseen(obs, sp, side, o_played, by_color, by_rank):
-    """Cards the observer has not seen (not in its hand, not in the discard pile), per
-    colour slot (``by_color[4]``: wild faces) and per rank of coloured faces; returns
-    their total. UNO Flip: by the face each type shows on ``side`` as ``_face`` knows it."""
+def _tally(obs, sp, side, o_played, counts, ranks_held, by_color, by_rank):
+    """One pass over the card types: the observer's cards per colour slot (``counts``,
+    wilds count nowhere) and per rank (``ranks_held``), and the cards it has not seen
+    (not in its hand, not in the discard pile) per colour slot (``by_color[4]``: wild
+    faces) and per rank of coloured faces. Returns (cards held, cards unseen). UNO
+    Flip: by the face each type shows on ``side`` as ``_face`` knows it."""
+    counts[:] = 0
+    ranks_held[:] = 0
     by_color[:] = 0
     by_rank[:] = 0
-    total = 0
+    held_total, unseen_total = 0, 0
     for t in range(sp.type_face.shape[0]):
-        u = sp.type_count[t] - int(obs[t]) - int(obs[o_played + t])
-        if u > 0:
+        held = int(obs[t])
+        u = sp.type_count[t] - held - int(obs[o_played + t])
+        if held > 0 or u > 0:
             f = _face(obs, sp, t, side)
-            total += u
-            if sp.face_color[f] < C.NO_COLOR:
-                by_color[sp.face_color[f] % 4] += u
-                by_rank[sp.face_rank[f]] += u
-            else:
-                by_color[4] += u
-    return total
+            c = sp.face_color[f]
+            if held > 0:
+                held_total += held
+                ranks_held[sp.face_rank[f]] += held
+                if c < C.NO_COLOR:
+                    counts[c % 4] += held
+            if u > 0:
+                unseen_total += u
+                if c < C.NO_COLOR:
+                    by_color[c % 4] += u
+                    by_rank[sp.face_rank[f]] += u
+                else:
+                    by_color[4] += u
+    return held_total, unseen_total
 
 
 @njit
@@ -476,11 +497,15 @@ def heuristic_policy(obs, mask, sp, work):
     scratch."""
     lay = sp.layout
     counts = work[W_COUNTS:W_COUNTS + 4]
-    reflex, phase, side, best_color = _reflexes(obs, mask, sp, counts)
     o_hand, o_col, o_dir, o_phase, o_opp, o_played, o_side = _offsets(sp)
     by_color = work[W_BY_COLOR:W_BY_RANK]
     by_rank = work[W_BY_RANK:W_RANKS_HELD]
-    unseen = _unseen(obs, sp, side, o_played, by_color, by_rank)
+    ranks_held = work[W_RANKS_HELD:W_UNSEEN_COLOR]
+    phase, side = _phase_side(obs, sp)
+    my_cards, unseen = _tally(obs, sp, side, o_played, counts, ranks_held, by_color,
+                              by_rank)
+    best_color = _best_color(counts)
+    reflex = _reflex(mask, sp, phase, best_color)
     named = _name_color(counts, by_color, unseen)
     if reflex != GO_ON:
         if phase == C.PHASE_COLOR and reflex == lay[C.L_COLOR] + best_color:
@@ -510,13 +535,6 @@ def heuristic_policy(obs, mask, sp, work):
     n_next = int(obs[o_opp + (0 if forward else players - 2)])
     n_prev = int(obs[o_opp + (players - 2 if forward else 0)])
     n_skip = int(obs[o_opp + (1 if forward else players - 3)]) if players > 2 else -1
-    ranks_held = work[W_RANKS_HELD:W_UNSEEN_COLOR]
-    ranks_held[:] = 0
-    my_cards = 0
-    for t in range(sp.type_face.shape[0]):
-        if obs[t] > 0:
-            my_cards += int(obs[t])
-            ranks_held[sp.face_rank[_face(obs, sp, t, side)]] += int(obs[t])
     danger, free = n_next <= DANGER_CARDS, my_cards <= FREE_CARDS
     ctx = (counts, ranks_held, color, color >= 0 and counts[color] > 0, by_color, by_rank,
            unseen, danger, n_prev <= DANGER_CARDS, free, my_cards, players, n_next, n_skip,
