@@ -377,24 +377,23 @@ def _tally(obs, sp, side, o_played, counts, ranks_held, by_color, by_rank):
     by_color[:] = 0
     by_rank[:] = 0
     held_total, unseen_total = 0, 0
+    # no branch on the counts: which types are held or unseen is a coin toss for the
+    # branch predictor; adding zeros costs less than its misses (the same sums)
     for t in range(sp.type_face.shape[0]):
         held = int(obs[t])
         u = sp.type_count[t] - held - int(obs[o_played + t])
-        if held > 0 or u > 0:
-            f = _face(obs, sp, t, side)
-            c = sp.face_color[f]
-            if held > 0:
-                held_total += held
-                ranks_held[sp.face_rank[f]] += held
-                if c < C.NO_COLOR:
-                    counts[c % 4] += held
-            if u > 0:
-                unseen_total += u
-                if c < C.NO_COLOR:
-                    by_color[c % 4] += u
-                    by_rank[sp.face_rank[f]] += u
-                else:
-                    by_color[4] += u
+        u = u if u > 0 else 0
+        f = _face(obs, sp, t, side)
+        c = sp.face_color[f]
+        r = sp.face_rank[f]
+        colored = 1 if c < C.NO_COLOR else 0
+        slot = c % 4 if colored else 4
+        held_total += held
+        ranks_held[r] += held
+        counts[slot % 4] += held * colored
+        unseen_total += u
+        by_color[slot] += u
+        by_rank[r] += u * colored
     return held_total, unseen_total
 
 
