@@ -63,7 +63,7 @@ BUDGET_LIMIT = 1 << 18
 #: rollouts per decision of ``"mcts"``: the most that keeps the median decision within
 #: 50 ms on one core with 4 players (the measurements: docs/agents.md, "The default
 #: budget")
-DEFAULT_BUDGET = 800
+DEFAULT_BUDGET = 1200
 #: the rollout policy of ``"mcts"``
 DEFAULT_ROLLOUT = "heuristic"
 MODE_FLAT, MODE_UCB = 0, 1
