@@ -218,16 +218,18 @@ def observe_fields(st, g, sp, seat, out):
     num_players = sp.rules[C.R_NUM_PLAYERS]
     k = st.hands.shape[2]
     nf = sp.face_rank.shape[0]
+    # no branch on whether a type is held (unpredictable): ``out`` is zeroed, so
+    # writing or adding the zeros of the types not held leaves the same vector
     o = sp.obs_at[C.O_HAND_DARK]
+    hand, dark = st.hands[g, seat], st.dark_face[g]
     for t in range(k):
-        if st.hands[g, seat, t] > 0:
-            out[o + t] = 1 + st.dark_face[g, t]
+        out[o + t] = (1 + dark[t]) if hand[t] > 0 else 0
     o = sp.obs_at[C.O_OPPONENT_BACKS]
     for r in range(1, num_players):
         q = (seat + r) % num_players
+        cards = st.hands[g, q]
         for t in range(k):
-            if st.hands[g, q, t] > 0:
-                out[o + other_face(st, g, sp, t)] += st.hands[g, q, t]
+            out[o + other_face(st, g, sp, t)] += cards[t]
         o += nf
     n = st.info[g, C.I_DRAW_LEN]
     if n > 0:
@@ -235,6 +237,6 @@ def observe_fields(st, g, sp, seat, out):
     if st.info[g, C.I_DISCARD_LEN] > 0:
         out[sp.obs_at[C.O_TOP_OTHER] + other_face(st, g, sp, top_type(st, g))] = 1.0
     o = sp.obs_at[C.O_PLAYED_DARK]
+    played = st.discard_counts[g]
     for t in range(k):
-        if st.discard_counts[g, t] > 0:
-            out[o + st.dark_face[g, t]] += st.discard_counts[g, t]
+        out[o + dark[t]] += played[t]
