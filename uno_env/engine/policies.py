@@ -56,11 +56,10 @@ NEVER = -1.0e9  # a score: not to be played
 
 #: the policies' int64 scratch (``work``), given by the caller so that a decision
 #: allocates nothing: cards per colour slot held, unseen per colour slot (wilds in the
-#: fifth) and per rank, ranks held, unseen per colour for a challenge
+#: fifth) and per rank, ranks held
 W_COUNTS, W_BY_COLOR, W_BY_RANK = 0, 4, 9
 W_RANKS_HELD = W_BY_RANK + C.NUM_RANKS
-W_UNSEEN_COLOR = W_RANKS_HELD + C.NUM_RANKS
-WORK_SIZE = W_UNSEEN_COLOR + 4
+WORK_SIZE = W_RANKS_HELD + C.NUM_RANKS
 
 
 # --- reading the observation vector -----------------------------------------------------
@@ -328,29 +327,18 @@ def greedy_policy(obs, mask, sp, work):
 
 
 @njit
-def _challenge_odds(obs, sp, side, o_col, o_dir, o_opp, o_played, unseen_color):
+def _challenge_odds(obs, sp, o_col, o_dir, o_opp, by_color, unseen):
     """Estimated chance that the Wild Draw Four player held the previous colour.
 
     The previous colour is not observable; the estimate takes the colour (other than the
     one just named) that the player most plausibly lacked. For colour ``c`` with ``u``
     unseen cards among ``U`` unseen cards (not in the observer's hand, not in the discard
     pile), a hand of ``n`` cards holds none of it with the hypergeometric chance
-    ``prod_i (U - u - i) / (U - i)``. ``unseen_color``: int64[4] scratch."""
-    k = sp.type_face.shape[0]
+    ``prod_i (U - u - i) / (U - i)``. ``by_color`` and ``unseen``: ``_tally``'s counts."""
     p = sp.rules[C.R_NUM_PLAYERS]
     rel = p - 1 if obs[o_dir] > 0.5 else 1   # the previous player in the direction of play
     n = int(obs[o_opp + rel - 1])
     named = _argmax_onehot(obs, o_col, 4)
-    unseen_color[:] = 0
-    unseen = 0
-    for t in range(k):
-        u = sp.type_count[t] - int(obs[t]) - int(obs[o_played + t])
-        if u <= 0:
-            continue
-        unseen += u
-        c = sp.face_color[_face(obs, sp, t, side)]
-        if c < C.NO_COLOR:
-            unseen_color[c % 4] += u
     best_innocent = 0.0
     for c in range(4):
         if c == named:
@@ -359,7 +347,7 @@ def _challenge_odds(obs, sp, side, o_col, o_dir, o_opp, o_played, unseen_color):
         for i in range(n):
             if unseen - i <= 0:
                 break
-            q *= max(0.0, (unseen - unseen_color[c] - i) / (unseen - i))
+            q *= max(0.0, (unseen - by_color[c] - i) / (unseen - i))
         if q > best_innocent:
             best_innocent = q
     return 1.0 - best_innocent
@@ -499,7 +487,7 @@ def heuristic_policy(obs, mask, sp, work):
     o_hand, o_col, o_dir, o_phase, o_opp, o_played, o_side = _offsets(sp)
     by_color = work[W_BY_COLOR:W_BY_RANK]
     by_rank = work[W_BY_RANK:W_RANKS_HELD]
-    ranks_held = work[W_RANKS_HELD:W_UNSEEN_COLOR]
+    ranks_held = work[W_RANKS_HELD:WORK_SIZE]
     phase, side = _phase_side(obs, sp)
     my_cards, unseen = _tally(obs, sp, side, o_played, counts, ranks_held, by_color,
                               by_rank)
@@ -512,8 +500,7 @@ def heuristic_policy(obs, mask, sp, work):
         return reflex
     if phase == C.PHASE_CHALLENGE or phase == C.PHASE_STACK:
         if mask[lay[C.L_CHALLENGE]] != 0 and \
-                _challenge_odds(obs, sp, side, o_col, o_dir, o_opp, o_played,
-                                work[W_UNSEEN_COLOR:WORK_SIZE]) \
+                _challenge_odds(obs, sp, o_col, o_dir, o_opp, by_color, unseen) \
                 >= CHALLENGE_THRESHOLD:
             return lay[C.L_CHALLENGE]
         if phase == C.PHASE_CHALLENGE:
