@@ -9,14 +9,15 @@ import uno_env
 from agents import GreedyAgent, HeuristicAgent, RandomAgent, make_agent
 from uno_env.engine.entry import GameOps
 from uno_env.engine.policies import AGENT_CODES
+from uno_env.rules import PRESETS
 from uno_env.simulation import simulate
 
 
-def _replay(seed, index, num_players, names, **rules):
+def _replay(seed, index, num_players, names, preset="classic", **rules):
     """Play game ``index`` of ``seed`` through ``Game``: greedy/heuristic seats decide with
     the Python agents' ``act``, random seats with the random kernel on the game's stream
     (as ``simulate`` does). Returns (winner, turns, steps)."""
-    game = uno_env.Game(num_players=num_players, **rules)
+    game = uno_env.Game(preset, num_players=num_players, **rules)
     game.reset(seed, index)
     cfg = game.config
     seat_agents = [None if n == "random" else make_agent(n, cfg) for n in names]
@@ -51,6 +52,22 @@ def test_python_agents_replay_simulate_exactly(num_players, names):
                       threads=1)
     for i in range(games):
         assert _replay(11, i, num_players, names) == \
+            (result.winner[i], result.turns[i], result.steps[i]), f"game {i}"
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_heuristic_reads_the_state_as_it_reads_the_observation(preset):
+    """Inside the kernels the heuristic reads its numbers from the state (single-sided
+    decks: ``policies.heuristic_from_state``), the Python agent from the observation
+    vector: every game of ``simulate`` with heuristic seats in every preset is replayed
+    decision by decision by the Python agent."""
+    num_players = 4 if PRESETS[preset].teams else 3
+    names = ("heuristic",) * (num_players - 1) + ("random",)
+    games = 6
+    result = simulate(preset, num_players=num_players, agents=names, num_games=games,
+                      seed=5, threads=1)
+    for i in range(games):
+        assert _replay(5, i, num_players, names, preset) == \
             (result.winner[i], result.turns[i], result.steps[i]), f"game {i}"
 
 

@@ -25,7 +25,7 @@ import numpy as np
 
 from uno_env.engine import codes as C
 
-MIN_PLAYERS, MAX_PLAYERS = 2, 10
+MIN_PLAYERS, MAX_PLAYERS = 2, C.MAX_PLAYERS
 
 
 @dataclass(frozen=True)

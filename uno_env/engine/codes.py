@@ -3,6 +3,8 @@ the per-game ``info``, ``rules`` and ``layout`` arrays. Pure constants; numba fr
 module globals into the compiled code, so reading them costs nothing.
 """
 
+MAX_PLAYERS = 10  # players at one table at most (``uno_env.rules`` checks it)
+
 # --- colours (docs/rules.md section 1). Light R Y G B, Flip's dark side P T O V. -------------
 RED, YELLOW, GREEN, BLUE, PINK, TEAL, ORANGE, PURPLE = range(8)
 NO_COLOR = 8  # a wild face has no colour of its own; also "no colour named yet"

@@ -56,10 +56,12 @@ NEVER = -1.0e9  # a score: not to be played
 
 #: the policies' int64 scratch (``work``), given by the caller so that a decision
 #: allocates nothing: cards per colour slot held, unseen per colour slot (wilds in the
-#: fifth) and per rank, ranks held
+#: fifth) and per rank, ranks held, the other players' hand sizes by relative seat
+#: (``opponent_cards`` of ``observe.py``)
 W_COUNTS, W_BY_COLOR, W_BY_RANK = 0, 4, 9
 W_RANKS_HELD = W_BY_RANK + C.NUM_RANKS
-WORK_SIZE = W_RANKS_HELD + C.NUM_RANKS
+W_OPPONENTS = W_RANKS_HELD + C.NUM_RANKS
+WORK_SIZE = W_OPPONENTS + C.MAX_PLAYERS - 1
 
 
 # --- reading the observation vector -----------------------------------------------------
@@ -178,14 +180,16 @@ def _next_opponent_cards(obs, sp, o_dir, o_opp):
 
 
 @njit
-def _fewest_cards_swap(obs, sp, o_dir, o_opp):
+def _fewest_cards_swap(sp, forward, opponent_cards, at):
     """7-0 (docs/rules.md 3): ``swap:+k`` with the player holding the fewest cards (ties: the
-    smallest k). ``swap:+k`` is k seats ahead in the direction of play."""
+    smallest k). ``swap:+k`` is k seats ahead in the direction of play; the hand size of
+    relative seat ``r`` is ``opponent_cards[at + r - 1]`` (the observation's field, or
+    the policies' scratch)."""
     p = sp.rules[C.R_NUM_PLAYERS]
     best_k, best_n = 1, 1 << 30
     for k in range(1, p):
-        rel = k if obs[o_dir] > 0.5 else p - k
-        n = int(obs[o_opp + rel - 1])
+        rel = k if forward else p - k
+        n = int(opponent_cards[at + rel - 1])
         if n < best_n:
             best_k, best_n = k, n
     return sp.layout[C.L_SWAP] + best_k - 1
@@ -280,7 +284,7 @@ def greedy_policy(obs, mask, sp, work):
             return lay[C.L_ACCEPT]
         return _lowest_legal(mask)
     if phase == C.PHASE_SWAP:
-        return _fewest_cards_swap(obs, sp, o_dir, o_opp)
+        return _fewest_cards_swap(sp, obs[o_dir] > 0.5, obs, o_opp)
     if mask[lay[C.L_UNO]] != 0:
         return lay[C.L_UNO]
     if phase == C.PHASE_GIVE:
@@ -327,24 +331,21 @@ def greedy_policy(obs, mask, sp, work):
 
 
 @njit
-def _challenge_odds(obs, sp, o_col, o_dir, o_opp, by_color, unseen):
+def _challenge_odds(named, n_prev, by_color, unseen):
     """Estimated chance that the Wild Draw Four player held the previous colour.
 
-    The previous colour is not observable; the estimate takes the colour (other than the
-    one just named) that the player most plausibly lacked. For colour ``c`` with ``u``
-    unseen cards among ``U`` unseen cards (not in the observer's hand, not in the discard
-    pile), a hand of ``n`` cards holds none of it with the hypergeometric chance
+    The previous colour is not observable; the estimate takes the colour (other than
+    ``named``, the one just named) that the player most plausibly lacked. For colour ``c``
+    with ``u`` unseen cards among ``U`` unseen cards (not in the observer's hand, not in
+    the discard pile), a hand of ``n_prev`` cards (the W4 player's: the previous player
+    in the direction of play) holds none of it with the hypergeometric chance
     ``prod_i (U - u - i) / (U - i)``. ``by_color`` and ``unseen``: ``_tally``'s counts."""
-    p = sp.rules[C.R_NUM_PLAYERS]
-    rel = p - 1 if obs[o_dir] > 0.5 else 1   # the previous player in the direction of play
-    n = int(obs[o_opp + rel - 1])
-    named = _argmax_onehot(obs, o_col, 4)
     best_innocent = 0.0
     for c in range(4):
         if c == named:
             continue
         q = 1.0
-        for i in range(n):
+        for i in range(n_prev):
             if unseen - i <= 0:
                 break
             q *= max(0.0, (unseen - by_color[c] - i) / (unseen - i))
@@ -353,36 +354,96 @@ def _challenge_odds(obs, sp, o_col, o_dir, o_opp, by_color, unseen):
     return 1.0 - best_innocent
 
 
+@by_spec
+def _slot_rank(obs, sp, t, side):
+    """(colour slot 0-3 or 4 for a wild, rank) of the face card type ``t`` shows on
+    ``side``, as the observer knows it."""
+
+
+@_slot_rank.register(*SINGLE_SIDED)
+def _fixed_slot_rank(obs, sp, t, side):
+    return sp.type_slot[t], sp.type_rank[t]
+
+
+@_slot_rank.register(FlipSpec)
+def _flip_slot_rank(obs, sp, t, side):
+    f = _face(obs, sp, t, side)
+    c = sp.face_color[f]
+    return (c % 4 if c < C.NO_COLOR else 4), sp.face_rank[f]
+
+
 @njit
-def _tally(obs, sp, side, o_played, counts, ranks_held, by_color, by_rank):
-    """One pass over the card types: the observer's cards per colour slot (``counts``,
-    wilds count nowhere) and per rank (``ranks_held``), and the cards it has not seen
-    (not in its hand, not in the discard pile) per colour slot (``by_color[4]``: wild
-    faces) and per rank of coloured faces. Returns (cards held, cards unseen). UNO
-    Flip: by the face each type shows on ``side`` as ``_face`` knows it."""
-    counts[:] = 0
-    ranks_held[:] = 0
-    by_color[:] = 0
-    by_rank[:] = 0
+def _tally(hand, played, obs, sp, side, work):
+    """One pass over the card types of the observer's ``hand`` and the discard pile's
+    ``played`` counts (the observation's fields, or the state's rows): the observer's
+    cards per colour slot (``W_COUNTS``, wilds count nowhere) and per rank
+    (``W_RANKS_HELD``), and the cards it has not seen (not in its hand, not in the
+    discard pile) per colour slot (``W_BY_COLOR``, the fifth: wild faces) and per rank of
+    coloured faces (``W_BY_RANK``). Returns (cards held, cards unseen). UNO Flip: by the
+    face each type shows on ``side`` as ``_face`` knows it (from ``obs``)."""
+    work[W_BY_RANK:W_OPPONENTS] = 0
     held_total, unseen_total = 0, 0
-    # no branch on the counts: which types are held or unseen is a coin toss for the
-    # branch predictor; adding zeros costs less than its misses (the same sums)
+    # the colour sums in registers: the types come colour by colour, so a sum kept in
+    # memory would wait on its own previous store at every type. No branch on the
+    # counts: which types are held or unseen is a coin toss for the branch predictor;
+    # adding zeros costs less than its misses (the same sums)
+    h0, h1, h2, h3 = 0, 0, 0, 0
+    u0, u1, u2, u3, u4 = 0, 0, 0, 0, 0
     for t in range(sp.type_face.shape[0]):
-        held = int(obs[t])
-        u = sp.type_count[t] - held - int(obs[o_played + t])
+        held = int(hand[t])
+        u = sp.type_count[t] - held - int(played[t])
         u = u if u > 0 else 0
-        f = _face(obs, sp, t, side)
-        c = sp.face_color[f]
-        r = sp.face_rank[f]
-        colored = 1 if c < C.NO_COLOR else 0
-        slot = c % 4 if colored else 4
+        slot, r = _slot_rank(obs, sp, t, side)
         held_total += held
-        ranks_held[r] += held
-        counts[slot % 4] += held * colored
         unseen_total += u
-        by_color[slot] += u
-        by_rank[r] += u * colored
+        work[W_RANKS_HELD + r] += held
+        work[W_BY_RANK + r] += u if slot < 4 else 0
+        h0 += held if slot == 0 else 0
+        h1 += held if slot == 1 else 0
+        h2 += held if slot == 2 else 0
+        h3 += held if slot == 3 else 0
+        u0 += u if slot == 0 else 0
+        u1 += u if slot == 1 else 0
+        u2 += u if slot == 2 else 0
+        u3 += u if slot == 3 else 0
+        u4 += u if slot == 4 else 0
+    work[W_COUNTS], work[W_COUNTS + 1], work[W_COUNTS + 2], work[W_COUNTS + 3] = \
+        h0, h1, h2, h3
+    work[W_BY_COLOR], work[W_BY_COLOR + 1], work[W_BY_COLOR + 2] = u0, u1, u2
+    work[W_BY_COLOR + 3], work[W_BY_COLOR + 4] = u3, u4
     return held_total, unseen_total
+
+
+@njit
+def _situation_from_obs(obs, sp, work):
+    """What the heuristic reads from an observation vector: fills ``work`` (``_tally``,
+    and the other players' hand sizes at ``W_OPPONENTS``) and returns (phase, side,
+    colour slot in force or -1, play goes to higher seats, cards held, cards unseen)."""
+    o_hand, o_col, o_dir, o_phase, o_opp, o_played, o_side = _offsets(sp)
+    phase, side = _phase_side(obs, sp)
+    k = sp.type_face.shape[0]
+    held, unseen = _tally(obs[o_hand:o_hand + k], obs[o_played:o_played + k], obs, sp,
+                          side, work)
+    for r in range(sp.rules[C.R_NUM_PLAYERS] - 1):
+        work[W_OPPONENTS + r] = int(obs[o_opp + r])
+    return phase, side, _argmax_onehot(obs, o_col, 4), obs[o_dir] > 0.5, held, unseen
+
+
+@njit
+def _situation_from_state(st, g, sp, seat, obs, work):
+    """``_situation_from_obs`` of ``seat``'s observation, read from the state itself
+    (single-sided decks: a card type shows one face, so ``obs`` is not read): the same
+    numbers without writing the observation (the opponents inside ``simulate``, the
+    learner envs and the search rollouts)."""
+    info = st.info[g]
+    players = sp.rules[C.R_NUM_PLAYERS]
+    held, unseen = _tally(st.hands[g, seat], st.discard_counts[g], obs, sp, 0, work)
+    q = seat
+    for r in range(players - 1):
+        q = q + 1 if q + 1 < players else 0
+        work[W_OPPONENTS + r] = st.hand_size[g, q]
+    color = info[C.I_COLOR] % 4 if info[C.I_COLOR] != C.NO_COLOR else -1
+    return info[C.I_PHASE], 0, color, info[C.I_DIRECTION] > 0, held, unseen
 
 
 @njit
@@ -482,15 +543,39 @@ def heuristic_policy(obs, mask, sp, work):
     an Ace combination as its action card plus the Ace's points, gives away its
     highest-point card, breaks a Hancock whenever it can. ``work``: int64[WORK_SIZE]
     scratch."""
+    return _heuristic_decide(obs, mask, sp, work, *_situation_from_obs(obs, sp, work))
+
+
+@by_spec
+def heuristic_from_state(st, g, sp, seat, mask, obs, work):
+    """``heuristic_policy`` of ``seat``, the decider of game ``g``, with its legal
+    ``mask`` filled; the same action, without the observation where the deck allows
+    (``obs``: float32 scratch of the observation size)."""
+
+
+@heuristic_from_state.register(*SINGLE_SIDED)
+def _heuristic_single_sided(st, g, sp, seat, mask, obs, work):
+    return _heuristic_decide(obs, mask, sp, work,
+                             *_situation_from_state(st, g, sp, seat, obs, work))
+
+
+@heuristic_from_state.register(FlipSpec)
+def _heuristic_flip(st, g, sp, seat, mask, obs, work):
+    # a card's face depends on the side in play and the match's pairing: read as the
+    # observer knows it, from its observation
+    observe(st, g, sp, seat, obs)
+    return heuristic_policy(obs, mask, sp, work)
+
+
+@njit
+def _heuristic_decide(obs, mask, sp, work, phase, side, color, forward, my_cards, unseen):
+    """The heuristic's decision from its situation (``_situation_from_obs``; ``work``
+    filled by it). ``obs`` is read only by UNO Flip's faces."""
     lay = sp.layout
     counts = work[W_COUNTS:W_COUNTS + 4]
-    o_hand, o_col, o_dir, o_phase, o_opp, o_played, o_side = _offsets(sp)
     by_color = work[W_BY_COLOR:W_BY_RANK]
     by_rank = work[W_BY_RANK:W_RANKS_HELD]
-    ranks_held = work[W_RANKS_HELD:WORK_SIZE]
-    phase, side = _phase_side(obs, sp)
-    my_cards, unseen = _tally(obs, sp, side, o_played, counts, ranks_held, by_color,
-                              by_rank)
+    ranks_held = work[W_RANKS_HELD:W_OPPONENTS]
     best_color = _best_color(counts)
     reflex = _reflex(mask, sp, phase, best_color)
     named = _name_color(counts, by_color, unseen)
@@ -498,29 +583,26 @@ def heuristic_policy(obs, mask, sp, work):
         if phase == C.PHASE_COLOR and reflex == lay[C.L_COLOR] + best_color:
             return lay[C.L_COLOR] + named
         return reflex
+    # the situation: hand sizes of the players who move after this play (-1: the
+    # heuristic itself, after a skip with two players), danger on either side
+    players = sp.rules[C.R_NUM_PLAYERS]
+    n_next = work[W_OPPONENTS + (0 if forward else players - 2)]
+    n_prev = work[W_OPPONENTS + (players - 2 if forward else 0)]
+    n_skip = work[W_OPPONENTS + (1 if forward else players - 3)] if players > 2 else -1
     if phase == C.PHASE_CHALLENGE or phase == C.PHASE_STACK:
         if mask[lay[C.L_CHALLENGE]] != 0 and \
-                _challenge_odds(obs, sp, o_col, o_dir, o_opp, by_color, unseen) \
-                >= CHALLENGE_THRESHOLD:
+                _challenge_odds(color, n_prev, by_color, unseen) >= CHALLENGE_THRESHOLD:
             return lay[C.L_CHALLENGE]
         if phase == C.PHASE_CHALLENGE:
             if mask[lay[C.L_ACCEPT]] != 0:
                 return lay[C.L_ACCEPT]
             return _lowest_legal(mask)
     if phase == C.PHASE_SWAP:
-        return _fewest_cards_swap(obs, sp, o_dir, o_opp)
+        return _fewest_cards_swap(sp, forward, work, W_OPPONENTS)
     if mask[lay[C.L_UNO]] != 0:
         return lay[C.L_UNO]
     if phase == C.PHASE_GIVE:
         return _best_give(mask, sp, side)
-    color = _argmax_onehot(obs, o_col, 4)
-    # the situation: hand sizes of the players who move after this play (-1: the
-    # heuristic itself, after a skip with two players), danger on either side
-    players = sp.rules[C.R_NUM_PLAYERS]
-    forward = obs[o_dir] > 0.5
-    n_next = int(obs[o_opp + (0 if forward else players - 2)])
-    n_prev = int(obs[o_opp + (players - 2 if forward else 0)])
-    n_skip = int(obs[o_opp + (1 if forward else players - 3)]) if players > 2 else -1
     danger, free = n_next <= DANGER_CARDS, my_cards <= FREE_CARDS
     ctx = (counts, ranks_held, color, color >= 0 and counts[color] > 0, by_color, by_rank,
            unseen, danger, n_prev <= DANGER_CARDS, free, my_cards, players, n_next, n_skip,
@@ -576,10 +658,11 @@ def choose_action(kind, st, g, sp, mask, obs, work):
     if kind == AGENT_GREEDY or kind == AGENT_HEURISTIC:
         if legal_mask(st, g, sp, mask) == 0:
             return -1
-        observe(st, g, sp, st.info[g, C.I_CURRENT], obs)
-        if kind == AGENT_GREEDY:
-            return greedy_policy(obs, mask, sp, work)
-        return heuristic_policy(obs, mask, sp, work)
+        seat = st.info[g, C.I_CURRENT]
+        if kind == AGENT_HEURISTIC:
+            return heuristic_from_state(st, g, sp, seat, mask, obs, work)
+        observe(st, g, sp, seat, obs)
+        return greedy_policy(obs, mask, sp, work)
     # the random agent draws from the game's own stream
     return random_legal(st, g, sp, mask)
 
