@@ -90,8 +90,6 @@ def _build(preset: str, num_players: int, rules: Rules) -> Config:
         layout=layout.as_array(),
         obs_at=field_offsets(deck.num_types, num_players, rules),
         ace_slot_type=i32(ace_slots), rank_type=rank_type, luffy_type=luffy_type,
-        type_slot=np.where(light_color < C.NO_COLOR, light_color % 4, 4).astype(np.int32),
-        type_rank=i32(light_rank),
     )
     for a in spec:
         a.setflags(write=False)

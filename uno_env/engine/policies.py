@@ -362,7 +362,9 @@ def _slot_rank(obs, sp, t, side):
 
 @_slot_rank.register(*SINGLE_SIDED)
 def _fixed_slot_rank(obs, sp, t, side):
-    return sp.type_slot[t], sp.type_rank[t]
+    f = sp.type_face[t, 0]
+    c = sp.face_color[f]
+    return (c % 4 if c < C.NO_COLOR else 4), sp.face_rank[f]
 
 
 @_slot_rank.register(FlipSpec)
