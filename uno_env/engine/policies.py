@@ -6,7 +6,10 @@ decide from the decider's OBSERVATION VECTOR (``observe.py``) and the legal mask
 so they cannot see hidden cards, and they consume no random numbers (a game played by
 them through the Python API replays exactly inside ``simulate``). ``agents/`` calls the
 very same kernels (``greedy_policy``, ``heuristic_policy``), so the Python agents and
-the numba agents are identical by construction.
+the numba agents are identical by construction. Inside the kernels the heuristic reads
+the same numbers from the state instead, without writing the observation
+(``heuristic_from_state``, single-sided decks); its decision stage is shared, and
+``tests/test_agents.py`` replays every preset's games both ways.
 
 Adding an agent: give it a code here, a branch in ``choose_action``, and a name in
 ``AGENT_CODES``; its Python class in ``agents/`` names the same code.
