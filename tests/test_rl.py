@@ -208,9 +208,12 @@ def test_cli_train_and_evaluate(tmp_path):
     result = runner.invoke(app, ["train", "--timesteps", "512", "--envs", "8",
                                  "--eval-every", "512", "--eval-games", "16",
                                  "--hidden", "16", "--out", str(out), "--no-progress",
-                                 "--opponents", "random,greedy"])
+                                 "--opponents", "random,greedy", "--learning-rate",
+                                 "0.0001", "--ent-coef", "0.003"])
     assert result.exit_code == 0, result.output
     assert "vs heuristic" in result.output and (out / "policy.npz").exists()
+    settings = json.loads((out / "summary.json").read_text())["settings"]
+    assert (settings["learning_rate"], settings["ent_coef"]) == (0.0001, 0.003)
     result = runner.invoke(app, ["evaluate", "--model", str(out / "policy.npz"),
                                  "--opponents", "random", "--games", "50"])
     assert result.exit_code == 0, result.output

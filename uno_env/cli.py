@@ -309,6 +309,9 @@ def train(preset: str = _preset_option(),
                                       "moves (e.g. heuristic), then PPO"),
           imitate_steps: int = typer.Option(300_000, min=1, help="decisions of the "
                                             "--imitate agent to copy"),
+          learning_rate: float = typer.Option(3e-4, min=0.0, help="PPO's learning rate "
+                                              "(sb3)"),
+          ent_coef: float = typer.Option(0.01, min=0.0, help="PPO's entropy bonus (sb3)"),
           progress: bool = typer.Option(True, help="show a progress bar"),
           framework: str = typer.Option("sb3", help="sb3 (MaskablePPO against "
                                         "opponents) or rllib (self-play PPO with RLlib; "
@@ -347,7 +350,8 @@ def train(preset: str = _preset_option(),
         num_envs=envs, eval_every=eval_every, eval_games=eval_games,
         eval_opponents=tuple(_csv(eval_opponents)), checkpoint_every=checkpoint_every,
         hidden=tuple(int(h) for h in _csv(hidden)), max_minutes=minutes, threads=threads,
-        imitate=imitate, imitate_steps=imitate_steps, **rules)
+        imitate=imitate, imitate_steps=imitate_steps, learning_rate=learning_rate,
+        ent_coef=ent_coef, **rules)
     typer.echo(f"trained {result.timesteps:,} steps in {result.seconds:.0f} s "
                f"({result.steps_per_second:,.0f} steps/s)")
     _echo_evaluations([r for r in result.evaluations
