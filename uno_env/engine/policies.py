@@ -175,14 +175,6 @@ def _lowest_legal(mask):
 
 
 @njit
-def _next_opponent_cards(obs, sp, o_dir, o_opp):
-    """Hand size of the player who moves after the observer (direction of play)."""
-    p = sp.rules[C.R_NUM_PLAYERS]
-    rel = 1 if obs[o_dir] > 0.5 else p - 1
-    return int(obs[o_opp + rel - 1])
-
-
-@njit
 def _fewest_cards_swap(sp, forward, opponent_cards, at):
     """7-0 (docs/rules.md 3): ``swap:+k`` with the player holding the fewest cards (ties: the
     smallest k). ``swap:+k`` is k seats ahead in the direction of play; the hand size of
@@ -357,26 +349,6 @@ def _challenge_odds(named, n_prev, by_color, unseen):
     return 1.0 - best_innocent
 
 
-@by_spec
-def _slot_rank(obs, sp, t, side):
-    """(colour slot 0-3 or 4 for a wild, rank) of the face card type ``t`` shows on
-    ``side``, as the observer knows it."""
-
-
-@_slot_rank.register(*SINGLE_SIDED)
-def _fixed_slot_rank(obs, sp, t, side):
-    f = sp.type_face[t, 0]
-    c = sp.face_color[f]
-    return (c % 4 if c < C.NO_COLOR else 4), sp.face_rank[f]
-
-
-@_slot_rank.register(FlipSpec)
-def _flip_slot_rank(obs, sp, t, side):
-    f = _face(obs, sp, t, side)
-    c = sp.face_color[f]
-    return (c % 4 if c < C.NO_COLOR else 4), sp.face_rank[f]
-
-
 @njit
 def _tally(hand, played, obs, sp, side, work):
     """One pass over the card types of the observer's ``hand`` and the discard pile's
@@ -398,7 +370,10 @@ def _tally(hand, played, obs, sp, side, work):
         held = int(hand[t])
         u = sp.type_count[t] - held - int(played[t])
         u = u if u > 0 else 0
-        slot, r = _slot_rank(obs, sp, t, side)
+        f = _face(obs, sp, t, side)
+        c = sp.face_color[f]
+        r = sp.face_rank[f]
+        slot = c % 4 if c < C.NO_COLOR else 4
         held_total += held
         unseen_total += u
         work[W_RANKS_HELD + r] += held
