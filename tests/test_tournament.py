@@ -176,11 +176,12 @@ def test_python_agents_play_through_the_vector_env_and_match_the_numba_path():
     from agents import GreedyAgent
 
     config = uno_env.make_config("classic", 3)
-    numba_run = tournament(("heuristic", "greedy"), num_players=3, num_games=300, seed=4,
-                           progress=False)
-    python_run = tournament(("heuristic", GreedyAgent(config)), num_players=3,
+    # "random" beside a Python agent draws from the game's own stream, as in simulate
+    numba_run = tournament(("heuristic", "greedy", "random"), num_players=3,
+                           num_games=300, seed=4, progress=False)
+    python_run = tournament(("heuristic", GreedyAgent(config), "random"), num_players=3,
                             num_games=300, seed=4, progress=False)
-    assert python_run.agents == ("heuristic", "greedy")
+    assert python_run.agents == ("heuristic", "greedy", "random")
     np.testing.assert_array_equal(numba_run.winner, python_run.winner)
     np.testing.assert_array_equal(numba_run.points, python_run.points)
 
@@ -192,16 +193,43 @@ def test_python_agents_meet_search_agents_through_games_as_in_simulate():
     import uno_env
     from agents import GreedyAgent
 
-    config = uno_env.make_config("classic", 2)
-    kw = dict(num_players=2, num_games=12, seed=5, progress=False, threads=1)
-    numba_run = tournament(("mcts:30", "greedy"), **kw)
-    python_run = tournament(("mcts:30", GreedyAgent(config)), **kw)
+    config = uno_env.make_config("classic", 3)
+    kw = dict(num_players=3, num_games=12, seed=5, progress=False, threads=1)
+    numba_run = tournament(("mcts:30", "greedy", "random"), **kw)
+    python_run = tournament(("mcts:30", GreedyAgent(config), "random"), **kw)
     np.testing.assert_array_equal(numba_run.winner, python_run.winner)
     np.testing.assert_array_equal(numba_run.points, python_run.points)
     # the search changed moves here (its rollout policy alone plays other games), so
     # the equality above checks the search streams, not only the rollout policy
-    rollout_only = tournament(("heuristic", "greedy"), **kw)
+    rollout_only = tournament(("heuristic", "greedy", "random"), **kw)
     assert (rollout_only.points != numba_run.points).any()
+
+
+def test_the_stream_random_agent_of_game_and_vector_env_plays_simulates_games():
+    """``Game.random_action`` and ``VectorEnv.stream_random_actions`` draw simulate's
+    ``random`` agent from the game's own stream: the same games as inside simulate."""
+    from uno_env import Game, simulate
+    from uno_env.vector import VectorEnv
+
+    res = simulate("classic", 3, agents="random", num_games=5, seed=8, threads=1)
+    venv = VectorEnv(5, num_players=3, seed=8, auto_reset=False)
+    venv.reset()
+    while not venv.done.all():
+        live = np.flatnonzero(~venv.done)
+        actions = np.zeros(5, np.int64)
+        actions[live] = venv.stream_random_actions(live)
+        venv.step(actions)
+    np.testing.assert_array_equal(venv.winner, res.winner)
+    np.testing.assert_array_equal(venv.round_points, res.points)
+    for i in range(5):
+        game = Game("classic", 3, seed=8)
+        game.reset(8, index=i)
+        while not game.is_over:
+            game.step(game.random_action())
+        assert (-1 if game.winner is None else game.winner) == res.winner[i]
+        np.testing.assert_array_equal(game.round_points, res.points[i])
+    with pytest.raises(ValueError, match="game is over"):
+        game.random_action()
 
 
 def test_vector_env_without_auto_reset_keeps_finished_games():

@@ -17,7 +17,7 @@ from uno_env.actions import action_id
 from uno_env.cards import COLOR_LETTERS
 from uno_env.config import Config, make_config
 from uno_env.engine import codes as C
-from uno_env.engine.batch import OP_OBSERVE, OP_REFRESH, OP_RESET, OP_STEP
+from uno_env.engine.batch import OP_OBSERVE, OP_RANDOM, OP_REFRESH, OP_RESET, OP_STEP
 from uno_env.engine.entry import kernels
 from uno_env.engine.rng import seed_stream_py as seed_stream
 from uno_env.engine.rng import shuffle_prefix_py as shuffle_prefix
@@ -351,6 +351,15 @@ class Game(ReplayMixin):
     def legal_moves(self) -> list[str]:
         side = int(self._state.info[0, C.I_SIDE])
         return [self.layout.decode(a, side, self._dark()) for a in self.legal_actions()]
+
+    def random_action(self) -> int:
+        """``simulate``'s ``random`` agent: a uniformly random legal action id drawn from
+        the game's own random stream (so the draw pile's later shuffles move on as in
+        ``simulate`` with a random seat; ``step`` it to play it). ValueError when the
+        game is over."""
+        if self.is_over:
+            raise ValueError("the game is over: no move is legal (call reset())")
+        return int(self._kernel(OP_RANDOM, self._box, 0, 0))
 
     def play(self, move: str | int) -> None:
         """Make a move (string, or action id). ValueError naming the legal moves if it is

@@ -97,8 +97,10 @@ def _play_batched(preset, num_players, lineup, python_agents, num_games, seed,
                   first_game, rules, batch=1024):
     """Games ``first_game ..`` of ``seed`` through the VectorEnv, for lineups with Python
     agents; each agent acts on the observations of its seat in batches. Named numba
-    agents play through their Python classes (the same kernels); a lineup with a search
-    agent plays through ``_play_games``."""
+    agents play through their Python classes (the same kernels), and ``random`` draws
+    from the game's own stream as in ``simulate``, so the games are ``simulate``'s when
+    the Python agents play the same policies; a lineup with a search agent plays
+    through ``_play_games``."""
     if any(is_search_name(n) for n in lineup if n not in python_agents):
         return _play_games(preset, num_players, lineup, python_agents, num_games, seed,
                            first_game, rules)
@@ -108,7 +110,9 @@ def _play_batched(preset, num_players, lineup, python_agents, num_games, seed,
     from uno_env.vector import VectorEnv
 
     config = make_config(preset, num_players, **rules)
-    seat_agents = [python_agents[n] if n in python_agents else make_agent(n, config, seed=seed)
+    # a "random" seat draws from the game's own stream, as inside simulate (None below)
+    seat_agents = [python_agents[n] if n in python_agents else
+                   None if n == "random" else make_agent(n, config, seed=seed)
                    for n in lineup]
     winner = np.empty(num_games, np.int32)
     points = np.empty((num_games, num_players), np.int32)
@@ -122,7 +126,8 @@ def _play_batched(preset, num_players, lineup, python_agents, num_games, seed,
             for seat, agent in enumerate(seat_agents):
                 idx = np.flatnonzero(~done & (player == seat))
                 if len(idx):
-                    actions[idx] = agent.act_batch(obs[idx], mask[idx])
+                    actions[idx] = venv.stream_random_actions(idx) if agent is None \
+                        else agent.act_batch(obs[idx], mask[idx])
             obs, mask, player = venv.step(actions)[:3]
         winner[lo:lo + size] = venv.winner
         points[lo:lo + size] = venv._state.scores if config.rules.target_score > 0 \
@@ -144,7 +149,9 @@ def _play_games(preset, num_players, lineup, python_agents, num_games, seed, fir
     from uno_env.game import Game
 
     config = make_config(preset, num_players, **rules)
-    batch_agents = {s: python_agents[n] if n in python_agents else make_agent(n, config)
+    # a "random" seat draws from the game's own stream, as inside simulate (None below)
+    batch_agents = {s: python_agents[n] if n in python_agents else
+                    None if n == "random" else make_agent(n, config)
                     for s, n in enumerate(lineup)
                     if n in python_agents or not is_search_name(n)}
     winner = np.empty(num_games, np.int32)
@@ -167,7 +174,9 @@ def _play_games(preset, num_players, lineup, python_agents, num_games, seed, fir
                 idx = [i for i, d in zip(live, deciders) if d == seat]
                 if not idx:
                     continue
-                if seat in batch_agents:
+                if seat in batch_agents and batch_agents[seat] is None:
+                    actions = [games[i].random_action() for i in idx]
+                elif seat in batch_agents:
                     obs = np.stack([games[i].observe(seat) for i in idx])
                     mask = np.stack([games[i].action_mask() for i in idx])
                     actions = batch_agents[seat].act_batch(obs, mask)

@@ -24,7 +24,7 @@ import numpy as np
 
 from uno_env.config import make_config
 from uno_env.engine import codes as C
-from uno_env.engine.entry import kernels
+from uno_env.engine.entry import GameOps, kernels
 from uno_env.engine.observe import observation_slices
 from uno_env.engine.state import allocate, state_nbytes
 from uno_env.rules import check_seed
@@ -109,6 +109,7 @@ class VectorEnv:
         self._next_index = np.zeros(1, np.int64)
         self._kernel = kernels(cfg.variant).vector
         self._no_actions = np.zeros(self.num_envs, np.int64)
+        self._ops = None             # GameOps, for stream_random_actions
         self._ready = False
         space = cfg.observation_space
         if self.obs_dtype == "uint8":
@@ -173,6 +174,22 @@ class VectorEnv:
     def round_points(self) -> np.ndarray:
         """int[B, P]: points of each slot's last finished round."""
         return self._state.round_points.copy()
+
+    def stream_random_actions(self, rows) -> np.ndarray:
+        """``simulate``'s ``random`` agent in games ``rows`` (int[n], playing): a uniformly
+        random legal action each, drawn from the game's own random stream, so a game
+        with random seats goes on as it does in ``simulate`` (the tournament's mixed
+        lineups). Consumes those games' streams; returns int64[n]."""
+        if self._ops is None:
+            self._ops = GameOps(self.config)
+            self._scratch_mask = np.zeros(self.layout.size, np.uint8)
+        rows = np.asarray(rows, np.int64)
+        out = np.empty(len(rows), np.int64)
+        for i, g in enumerate(rows):
+            out[i] = self._ops.random_legal(self._state, int(g), self._scratch_mask)
+        if (out < 0).any():
+            raise ValueError(f"games {rows[out < 0].tolist()} are over: no legal action")
+        return out
 
     def random_actions(self, rng: np.random.Generator) -> np.ndarray:
         """A uniformly random legal action per game (numpy; for tests and benchmarks)."""
