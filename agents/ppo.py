@@ -6,7 +6,8 @@
 A model file is a ``.npz`` holding the policy's layers (``w0, b0, w1, b1, ...``, the last
 pair giving one logit per action), the observation ``scale`` the network multiplies its
 input by, and a JSON ``meta`` record (preset, players, rule overrides, sizes, training
-details). Playing needs only numpy: no torch, no Stable-Baselines3. The agent picks the
+details); an UNO Flip model may add ``dark_table`` and ``meta["dark"]``, the features it
+appends for the dark faces of the cards held (``uno_env.scaling.dark_face_table``). Playing needs only numpy: no torch, no Stable-Baselines3. The agent picks the
 legal action with the highest logit (``deterministic=True``, the default) or samples
 from the masked softmax.
 """
@@ -20,6 +21,7 @@ import numpy as np
 
 from agents.baselines import Agent, _split
 from uno_env.config import make_config
+from uno_env.scaling import dark_face_features
 
 from uno_env.agent_registry import POLICY_FORMAT as FORMAT  # noqa: E402
 MODELS_DIR = Path(__file__).with_name("models")
@@ -37,11 +39,15 @@ class PPOAgent(Agent):
     kernel = None
 
     def __init__(self, layers, scale, meta: dict, deterministic: bool = True, seed=None,
-                 name: str | None = None):
+                 name: str | None = None, dark_table=None):
         self.layers = [(np.asarray(w, np.float32), np.asarray(b, np.float32))
                        for w, b in layers]
         self.scale = np.asarray(scale, np.float32)
         self.meta = dict(meta)
+        #: UNO Flip: the dark-face features (``uno_env.scaling.dark_face_table``) of
+        #: ``hand_dark`` at observation slice ``meta["dark"]``; None when not used
+        self.dark_table = None if dark_table is None else np.asarray(dark_table, np.float32)
+        self._dark = None if self.dark_table is None else slice(*self.meta["dark"])
         self.activation = self.meta.get("activation", "relu")
         if self.activation not in _ACTIVATIONS:
             raise ValueError(f"unknown activation {self.activation!r}; valid: "
@@ -70,6 +76,7 @@ class PPOAgent(Agent):
                 n = len([k for k in data.files if k.startswith("w")])
                 layers = [(data[f"w{i}"], data[f"b{i}"]) for i in range(n)]
                 scale = data["scale"]
+                dark_table = data["dark_table"] if "dark_table" in data.files else None
         except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError,
                 json.JSONDecodeError) as err:
             raise ValueError(f"{str(path)!r} is not a uno-env PPO model file (.npz written "
@@ -77,12 +84,15 @@ class PPOAgent(Agent):
         if meta.get("format") != FORMAT:
             raise ValueError(f"{str(path)!r} has format {meta.get('format')!r}; this "
                              f"version reads {FORMAT!r}")
-        return cls(layers, scale, meta, deterministic=deterministic, seed=seed, name=name)
+        return cls(layers, scale, meta, deterministic=deterministic, seed=seed, name=name,
+                   dark_table=dark_table)
 
     def save(self, path) -> Path:
         p = Path(path)
         p.parent.mkdir(parents=True, exist_ok=True)
         arrays = {"scale": self.scale, "meta": np.array(json.dumps(self.meta))}
+        if self.dark_table is not None:
+            arrays["dark_table"] = self.dark_table
         for i, (w, b) in enumerate(self.layers):
             arrays[f"w{i}"], arrays[f"b{i}"] = w, b
         with open(p, "wb") as f:
@@ -106,13 +116,18 @@ class PPOAgent(Agent):
                 activation = "tanh"
             else:
                 raise ValueError(f"cannot export layer {type(module).__name__}")
-        scale = policy.features_extractor.scale.detach().cpu().numpy()
+        extractor = policy.features_extractor
+        scale = extractor.scale.detach().cpu().numpy()
         record = {"format": FORMAT, "preset": config.preset,
                   "num_players": config.num_players,
                   "rules": config.rule_overrides(), "obs_size": config.layout.obs_size,
                   "num_actions": config.layout.size, "activation": activation or "relu"}
+        dark_table = None
+        if getattr(extractor, "dark", None) is not None:
+            record["dark"] = list(extractor.dark)
+            dark_table = extractor.dark_table.detach().cpu().numpy()
         record.update(meta)
-        return cls(layers, scale, record)
+        return cls(layers, scale, record, dark_table=dark_table)
 
     # --- checks -----------------------------------------------------------------------
     def _check_shapes(self) -> None:
@@ -122,6 +137,12 @@ class PPOAgent(Agent):
             raise ValueError(f"model scale has shape {self.scale.shape}, expected ({d},) "
                              f"for {cfg.preset} with {cfg.num_players} players")
         width = d
+        if self.dark_table is not None:
+            where = self._dark
+            if where.start < 0 or where.stop > d or where.stop <= where.start:
+                raise ValueError(f"model dark-face slice {self.meta['dark']} does not fit "
+                                 f"an observation of {d}")
+            width += (where.stop - where.start) * self.dark_table.shape[1]
         for i, (w, b) in enumerate(self.layers):
             if w.ndim != 2 or w.shape[1] != width or b.shape != (w.shape[0],):
                 raise ValueError(f"model layer {i} has weights {w.shape} and bias "
@@ -153,7 +174,11 @@ class PPOAgent(Agent):
     # --- acting -----------------------------------------------------------------------
     def logits(self, observations) -> np.ndarray:
         """float32[B, A]: the network's action logits (before masking)."""
-        x = np.asarray(observations, np.float32) * self.scale
+        obs = np.asarray(observations, np.float32)
+        x = obs * self.scale
+        if self.dark_table is not None:
+            x = np.concatenate([x, dark_face_features(obs, self._dark, self.dark_table)],
+                               axis=1)
         act = _ACTIVATIONS[self.activation]
         for i, (w, b) in enumerate(self.layers):
             x = x @ w.T + b

@@ -221,3 +221,55 @@ def test_cli_train_and_evaluate(tmp_path):
     result = runner.invoke(app, ["train", "--timesteps", "64", "--opponents", "nobody",
                                  "--out", str(out), "--no-progress"])
     assert result.exit_code != 0 and "unknown opponent 'nobody'" in result.output
+
+
+def test_flip_policies_read_the_dark_face_of_every_card_held(tmp_path):
+    """UNO Flip's observation names the dark face of each card held by its id
+    (``hand_dark``); the policies append that face's colour and rank as one-hots
+    (``scaling.dark_face_table``), and the exported numpy agent computes exactly what the
+    torch policy does."""
+    from uno_env import Game
+    from uno_env.engine import codes as C
+    from uno_env.scaling import dark_face_features, dark_face_table
+
+    cfg = make_config("flip", 4)
+    assert dark_face_table(make_config("classic", 4)) is None
+    where, table = dark_face_table(cfg)
+    game = Game("flip", 4, seed=3)
+    game.reset(3)
+    obs = game.observe(0)[None]
+    features = dark_face_features(obs, where, table).reshape(cfg.deck.num_types, -1)
+    hand, dark = game._state.hands[0, 0], game._state.dark_face[0]
+    assert hand.sum() == 7
+    for t in range(cfg.deck.num_types):
+        if hand[t] == 0:
+            assert not features[t].any()
+            continue
+        face = dark[t]
+        color, rank = cfg.deck.face_color[face], cfg.deck.face_rank[face]
+        assert features[t, :4].sum() == (0 if color == C.NO_COLOR else 1)
+        if color != C.NO_COLOR:
+            assert features[t, color % 4] == 1
+        # the rank one-hot: the same slot for two cards exactly when their ranks agree
+        assert features[t, 4:].sum() == 1
+    held = np.flatnonzero(hand)
+    for a in held:
+        for b in held:
+            same = cfg.deck.face_rank[dark[a]] == cfg.deck.face_rank[dark[b]]
+            assert (features[a, 4:] == features[b, 4:]).all() == same
+
+    venv = UnoVecEnv(16, "flip", 4, opponents="heuristic", seed=5)
+    model = MaskablePPO("MlpPolicy", venv, n_steps=16, batch_size=64, seed=0, verbose=0,
+                        policy_kwargs=policy_kwargs(cfg, (32,)))
+    agent = PPOAgent.from_sb3(model, cfg)
+    obs = venv.reset()
+    masks = venv.action_masks()
+    expected, _ = model.predict(obs, action_masks=masks, deterministic=True)
+    np.testing.assert_array_equal(agent.act_batch(obs, masks), expected)
+    loaded = PPOAgent.load(agent.save(tmp_path / "flip.npz"))      # the table is saved
+    np.testing.assert_allclose(loaded.logits(obs), agent.logits(obs), rtol=1e-6)
+    assert loaded.meta["dark"] == [where.start, where.stop]
+    import torch
+    with torch.no_grad():
+        latent = model.policy.features_extractor(torch.as_tensor(obs))
+    assert latent.shape[1] == cfg.layout.obs_size + cfg.deck.num_types * table.shape[1]

@@ -24,27 +24,49 @@ from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from stable_baselines3.common.vec_env import VecEnv
 
 from uno_env.learner import LearnerBatch
-from uno_env.scaling import _FIELD_SCALE, observation_scale  # noqa: F401 (re-exported)
+from uno_env.scaling import (_FIELD_SCALE, dark_face_table,  # noqa: F401 (re-exported)
+                             observation_scale)
 
 
 class ScaledObservation(BaseFeaturesExtractor):
-    """Multiplies the observation by a fixed ``scale`` vector (stored with the model)."""
+    """Multiplies the observation by a fixed ``scale`` vector (stored with the model).
+    UNO Flip (``dark``: ``(start, stop, table)`` of ``scaling.dark_face_table``): appends
+    the dark face of every card held as colour and rank one-hots."""
 
-    def __init__(self, observation_space: gymnasium.spaces.Box, scale):
-        super().__init__(observation_space, int(np.prod(observation_space.shape)))
+    def __init__(self, observation_space: gymnasium.spaces.Box, scale, dark=None):
+        size = int(np.prod(observation_space.shape))
+        table = None if dark is None else np.asarray(dark[2], np.float32)
+        extra = 0 if dark is None else (dark[1] - dark[0]) * table.shape[1]
+        super().__init__(observation_space, size + extra)
         self.register_buffer("scale", torch.as_tensor(np.asarray(scale, np.float32)))
+        self.dark = None if dark is None else (int(dark[0]), int(dark[1]))
+        if table is not None:
+            self.register_buffer("dark_table", torch.as_tensor(table))
 
     def forward(self, observations: torch.Tensor) -> torch.Tensor:
-        return observations.flatten(1) * self.scale
+        x = observations.flatten(1) * self.scale
+        if self.dark is None:
+            return x
+        start, stop = self.dark
+        index = observations[:, start:stop].long().clamp(0, len(self.dark_table) - 1)
+        return torch.cat([x, self.dark_table[index].flatten(1)], dim=1)
 
 
 def policy_kwargs(config, hidden=(256, 256)) -> dict:
     """``policy_kwargs`` for ``MaskablePPO("MlpPolicy", ...)`` on ``config``: scaled
-    observations, ReLU MLPs of ``hidden`` units for the policy and the value."""
+    observations (UNO Flip: with the dark faces of the cards held decoded,
+    ``scaling.dark_face_table``), ReLU MLPs of ``hidden`` units for the policy and the
+    value."""
     scale = observation_scale(config.deck.num_types, config.num_players,
                               config.layout.obs_size)
+    dark = dark_face_table(config)
+    if dark is not None:   # the raw face ids, kept (as "held") but brought to unit scale
+        scale[dark[0]] = 1.0 / len(dark[1])
+    extractor = {"scale": scale.tolist()}
+    if dark is not None:
+        extractor["dark"] = (dark[0].start, dark[0].stop, dark[1].tolist())
     return {"features_extractor_class": ScaledObservation,
-            "features_extractor_kwargs": {"scale": scale.tolist()},
+            "features_extractor_kwargs": extractor,
             "net_arch": {"pi": list(hidden), "vf": list(hidden)},
             "activation_fn": torch.nn.ReLU}
 
