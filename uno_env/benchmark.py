@@ -54,7 +54,7 @@ import numpy as np
 from uno_env.stats import Z95, wilson
 
 #: the benchmark's version: every card carries it; any change to a track bumps it
-BENCHMARK_VERSION = "uno-bench/1"
+BENCHMARK_VERSION = "uno-bench/2"
 #: the panel's search agents: a weak and a strong budget
 MCTS_LOW, MCTS_HIGH = "mcts:10", "mcts:50"
 ANCHORS_PATH = Path(__file__).with_name("benchmark_anchors.json")
@@ -107,15 +107,15 @@ TRACKS: dict[str, Track] = {t.name: t for t in (
     Track("classic-2p", "classic", 2, 1802, _games(4000, 1000, 400, 4000, "ppo_classic_2p"),
           "ppo_classic_2p", True, "classic rules (docs/rules.md), two players"),
     Track("classic-4p", "classic", 4, 1804, _games(4000, 400, 120, 4000, "ppo_classic_4p"),
-          "ppo_classic_4p", False, "classic rules, four players"),
+          "ppo_classic_4p", True, "classic rules, four players"),
     Track("house-4p", "street", 4, 1814, _games(4000, 400, 120, 4000, "ppo_house_4p"),
-          "ppo_house_4p", False,
+          "ppo_house_4p", True,
           "the house rules most people actually play (preset street: stack any +2/+4 "
           "on each other, 7-0 swaps, jump-in, draw until playable), four players"),
     Track("flip-4p", "flip", 4, 1824, _games(4000, 400, 120, 4000, "ppo_flip_4p"),
           "ppo_flip_4p", False, "UNO Flip (preset flip), four players"),
     Track("onepiece-4p", "onepiece", 4, 1834, _games(4000, 400, 120, 4000, "ppo_onepiece_4p"),
-          "ppo_onepiece_4p", False, "UNO One Piece (preset onepiece), four players"),
+          "ppo_onepiece_4p", True, "UNO One Piece (preset onepiece), four players"),
 )}
 
 
