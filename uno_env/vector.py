@@ -24,7 +24,8 @@ import numpy as np
 
 from uno_env.config import make_config
 from uno_env.engine import codes as C
-from uno_env.engine.entry import GameOps, kernels
+from uno_env.engine.batch import OP_RANDOM
+from uno_env.engine.entry import kernels
 from uno_env.engine.observe import observation_slices
 from uno_env.engine.state import allocate, state_nbytes
 from uno_env.rules import check_seed
@@ -109,7 +110,7 @@ class VectorEnv:
         self._next_index = np.zeros(1, np.int64)
         self._kernel = kernels(cfg.variant).vector
         self._no_actions = np.zeros(self.num_envs, np.int64)
-        self._ops = None             # GameOps, for stream_random_actions
+        self._random_box = None      # a GameBox, for stream_random_actions
         self._ready = False
         space = cfg.observation_space
         if self.obs_dtype == "uint8":
@@ -180,13 +181,16 @@ class VectorEnv:
         random legal action each, drawn from the game's own random stream, so a game
         with random seats goes on as it does in ``simulate`` (the tournament's mixed
         lineups). Consumes those games' streams; returns int64[n]."""
-        if self._ops is None:
-            self._ops = GameOps(self.config)
-            self._scratch_mask = np.zeros(self.layout.size, np.uint8)
+        if self._random_box is None:     # one GameBox over this env's arrays, reused
+            entry = kernels(self.config.variant)
+            self._random_box = entry.game_box(
+                self._state, self.config.spec, np.zeros(self.layout.size, np.uint8),
+                *[np.zeros(self.layout.obs_size, np.float32)] * 2)
+            self._game_kernel = entry.game
         rows = np.asarray(rows, np.int64)
         out = np.empty(len(rows), np.int64)
         for i, g in enumerate(rows):
-            out[i] = self._ops.random_legal(self._state, int(g), self._scratch_mask)
+            out[i] = self._game_kernel(OP_RANDOM, self._random_box, int(g), 0)
         if (out < 0).any():
             raise ValueError(f"games {rows[out < 0].tolist()} are over: no legal action")
         return out
