@@ -13,6 +13,7 @@ from uno_env.engine import codes as C
 from uno_env.engine import soak as K
 from uno_env.engine.entry import kernels
 from uno_env.engine.state import allocate
+from uno_env.engine.tallies import tallies
 from uno_env.testing import _soak_tables, soak, soak_check
 
 GAMES, SEED = 300, 11
@@ -53,9 +54,10 @@ def test_a_card_taken_from_a_hand_is_reported():
     game = _dealt()
     t = int(np.flatnonzero(game._state.hands[0, 0])[0])
     game._state.hands[0, 0, t] -= 1
-    assert soak_check(game) == ("hand_size", "deck")
+    # a card that left a hand without its count (engine/tallies.py) breaks that too
+    assert soak_check(game) == ("hand_size", "deck", "tallies")
     game._state.hand_size[0, 0] -= 1  # the size agrees now: the deck is still short
-    assert soak_check(game) == ("deck",)
+    assert soak_check(game) == ("deck", "tallies")
 
 
 def test_planted_state_breaks_are_reported_by_kind():
@@ -63,7 +65,11 @@ def test_planted_state_breaks_are_reported_by_kind():
     st = game._state
     top = int(st.discard[0, st.info[0, C.I_DISCARD_LEN] - 1])
     st.discard_counts[0, top] += 1
-    assert soak_check(game) == ("discard_counts",)
+    assert soak_check(game) == ("discard_counts", "tallies")
+
+    game = _dealt()  # a count kept as cards move that no longer matches the hand
+    tallies(game._state, 0)[2, C.T_RANK + C.SKIP] += 1
+    assert soak_check(game) == ("tallies",)
 
     game = _dealt()
     game._state.info[0, C.I_CURRENT] = 4

@@ -22,6 +22,7 @@ from uno_env.engine.entry import kernels
 from uno_env.engine.rng import seed_stream_py as seed_stream
 from uno_env.engine.rng import shuffle_prefix_py as shuffle_prefix
 from uno_env.engine.state import allocate
+from uno_env.engine.tallies import recount_state
 from uno_env.engine.variants import STEP_SEAT_MASK
 from uno_env.replay_format import ReplayMixin
 from uno_env.rules import check_seat, check_seed
@@ -302,6 +303,7 @@ class Game(ReplayMixin):
                 raise ValueError(f"color={color!r} contradicts the top card {top!r}")
             info[C.I_COLOR] = deck.face_color[face]
         info[C.I_PHASE] = C.PHASE_PLAY
+        recount_state(st, 0, cfg.spec)
         self._refresh()
 
     # --- search ------------------------------------------------------------------------

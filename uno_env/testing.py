@@ -60,6 +60,7 @@ from uno_env.engine import soak as soak_kernel
 from uno_env.engine.entry import GameOps, kernels
 from uno_env.engine.policies import AGENT_CODES, AGENT_GREEDY, AGENT_HEURISTIC
 from uno_env.engine.state import allocate
+from uno_env.engine.tallies import recount_state
 from uno_env.game import Game
 from uno_env.rules import check_seed
 from uno_env.simulation import simulate
@@ -304,6 +305,7 @@ def _check_hidden(cfg: Config, game: Game, obs, mask, rng, where: str) -> int:
             _exchange(st, q, int(tp), int(rng.choice(np.flatnonzero(same))))
             changed = True
             break
+    recount_state(st, 0, cfg.spec)
     game._refresh()
     assert np.array_equal(game.observe(seat), obs), \
         f"{where}: the decider's observation changed when hidden cards changed " \
@@ -316,6 +318,7 @@ def _check_hidden(cfg: Config, game: Game, obs, mask, rng, where: str) -> int:
         other = np.flatnonzero(backs[pile] != backs[tp])
         if len(other):
             _exchange(st, q, tp, int(other[0]))
+            recount_state(st, 0, cfg.spec)
             game._refresh()
             assert not np.array_equal(game.observe(seat), obs), \
                 f"{where}: player {q} shows another back, the observation is unchanged"

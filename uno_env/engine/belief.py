@@ -25,6 +25,7 @@ from uno_env.engine import codes as C
 from uno_env.engine.determinize import hidden_pool
 from uno_env.engine.plays import matches_pile
 from uno_env.engine.state import SINGLE_SIDED, FlipSpec
+from uno_env.engine.tallies import recount
 from uno_env.engine.variants import apply_action
 
 
@@ -108,3 +109,4 @@ def _redeal_single(st, g, sp, seat, rng, r, banned):
         if used[i] == 0:
             st.draw_pile[g, j] = pool[i]
             j += 1
+    recount(st, g, sp)

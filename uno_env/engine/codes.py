@@ -18,6 +18,11 @@ SHANKS, BLACKBEARD, ACE, HANCOCK = range(23, 27)
 NUM_RANKS = 27
 FIRST_WILD_RANK = WILD  # ranks >= this are wild faces (no colour, playable on anything)
 
+# --- columns of the card counts after info's slots (engine/tallies.py): colour slots, ranks
+T_SLOT = 0
+T_RANK = 5
+NUM_TALLIES = T_RANK + NUM_RANKS
+
 
 # --- phases: what kind of decision the current player faces. ----------------------------
 PHASE_PLAY = 0        # play a card or draw (docs/rules.md 2, "A turn")

@@ -37,6 +37,7 @@ from uno_env.engine import codes as C
 from uno_env.engine.plays import holds_color
 from uno_env.engine.rng import next_u64, shuffle_prefix
 from uno_env.engine.state import SINGLE_SIDED, FlipSpec
+from uno_env.engine.tallies import recount
 
 
 @njit
@@ -54,6 +55,7 @@ def determinize(st, g, sp, seat, rng, r):
     if pin_seat >= 0:
         st.hands[g, pin_seat, pin_type] += 1
         st.hand_size[g, pin_seat] += 1
+    recount(st, g, sp)
     x = next_u64(rng, r)
     st.rng[g] = x if x != np.uint64(0) else np.uint64(0x2545F4914F6CDD1D)
     w4 = st.info[g, C.I_W4_PLAYER]

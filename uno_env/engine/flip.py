@@ -37,7 +37,7 @@ Readings where the rules are silent (the project's; also in docs/rules.md sectio
 from uno_env._jit import njit
 from uno_env.engine import codes as C
 from uno_env.engine.faces import face, is_restricted, other_face, rank_draw
-from uno_env.engine.piles import draw_cards, to_discard
+from uno_env.engine.piles import discard_from_hand, draw_cards
 from uno_env.engine.plays import holds_color, may_play, official_legal_mask, top_rank
 from uno_env.engine.rounds import go_out
 from uno_env.engine.turns import (
@@ -118,9 +118,7 @@ def play_card(st, g, sp, seat, t, color_slot):
         st.info[g, C.I_STAT_W4_PLAYED] += 1
         if guilty:
             st.info[g, C.I_STAT_W4_BLUFFS] += 1
-    st.hands[g, seat, t] -= 1
-    st.hand_size[g, seat] -= 1
-    to_discard(st, g, t)
+    discard_from_hand(st, g, sp, seat, t)
     if rank >= C.FIRST_WILD_RANK:
         st.info[g, C.I_COLOR] = color_slot + 4 * st.info[g, C.I_SIDE]
     else:

@@ -47,12 +47,13 @@ import numpy as np
 from uno_env._jit import njit
 from uno_env.engine import codes as C
 from uno_env.engine.faces import face, rank_draw
-from uno_env.engine.piles import draw_cards, to_discard
+from uno_env.engine.piles import discard_from_hand, draw_cards
 from uno_env.engine.plays import (
     holds_color, mark_catch, may_play, set_hand_plays, set_play_actions, top_rank,
 )
 from uno_env.engine.rng import shuffle_prefix
 from uno_env.engine.rounds import go_out
+from uno_env.engine.tallies import recount
 from uno_env.engine.turns import (
     NOT_COMMON, begin_decision, challenge_verdict, common_move, finish_turn, mark_uncalled,
     pass_turn, seat_after, top_type,
@@ -199,7 +200,7 @@ def legal_mask(st, g, sp, mask):
 
 
 @njit
-def _exchange(st, g, a, b):
+def _exchange(st, g, sp, a, b):
     """Seats ``a`` and ``b`` swap hands (7-0)."""
     for t in range(st.hands.shape[2]):
         x = st.hands[g, a, t]
@@ -208,6 +209,7 @@ def _exchange(st, g, a, b):
     n = st.hand_size[g, a]
     st.hand_size[g, a] = st.hand_size[g, b]
     st.hand_size[g, b] = n
+    recount(st, g, sp)
     st.info[g, C.I_STAT_EXCHANGES] += 1
 
 
@@ -221,6 +223,7 @@ def _rotate_hands(st, g, sp):
         d = seat_after(st, g, sp, s, 1)
         st.hands[g, d] = hands[s]
         st.hand_size[g, d] = sizes[s]
+    recount(st, g, sp)
     st.info[g, C.I_STAT_EXCHANGES] += 1
 
 
@@ -246,6 +249,7 @@ def _shuffle_hands(st, g, sp, seat):
         s = (seat + 1 + i) % num_players
         st.hands[g, s, cards[i]] += 1
         st.hand_size[g, s] += 1
+    recount(st, g, sp)
     st.info[g, C.I_STAT_EXCHANGES] += 1
 
 
@@ -356,9 +360,7 @@ def _play(st, g, sp, seat, t, color_slot):
         st.info[g, C.I_W4_PLAYER] = seat
         st.info[g, C.I_W4_GUILTY] = guilty
         st.info[g, C.I_W4_PREV_COLOR] = prev_color
-    st.hands[g, seat, t] -= 1
-    st.hand_size[g, seat] -= 1
-    to_discard(st, g, t)
+    discard_from_hand(st, g, sp, seat, t)
     st.info[g, C.I_DRAWN_TYPE] = -1
     if rank >= C.FIRST_WILD_RANK:
         st.info[g, C.I_COLOR] = color_slot + 4 * st.info[g, C.I_SIDE]
@@ -419,7 +421,7 @@ def apply_action(st, g, sp, action):
         return
     if phase == C.PHASE_SWAP:
         # swap:+k: the player k seats ahead in the current direction (docs/rules.md 1, 3)
-        _exchange(st, g, seat, seat_after(st, g, sp, seat, action - lay[C.L_SWAP] + 1))
+        _exchange(st, g, sp, seat, seat_after(st, g, sp, seat, action - lay[C.L_SWAP] + 1))
         st.info[g, C.I_SWAPS_LEFT] -= 1
         if st.info[g, C.I_SWAPS_LEFT] <= 0:
             _finish(st, g, sp, seat, seat_after(st, g, sp, seat, 1), C.PHASE_PLAY)

@@ -49,9 +49,10 @@ Readings where docs/rules.md 6 is silent (the project's, also in the README):
 from uno_env._jit import njit
 from uno_env.engine import codes as C
 from uno_env.engine.faces import is_restricted, rank_draw
-from uno_env.engine.piles import draw_cards, to_discard
+from uno_env.engine.piles import discard_from_hand, draw_cards, to_discard
 from uno_env.engine.plays import holds_color, mark_catch, may_play, set_play_actions
 from uno_env.engine.rounds import go_out, hand_points
+from uno_env.engine.tallies import count_card, off_pile_row
 from uno_env.engine.turns import (
     NOT_COMMON, begin_decision, challenge_verdict, common_move, finish_turn, mark_uncalled,
     pass_turn, seat_after,
@@ -210,9 +211,10 @@ def legal_mask(st, g, sp, mask):
 
 
 @njit(inline="always")
-def _remove(st, g, seat, t):
+def _remove(st, g, sp, seat, t):
     st.hands[g, seat, t] -= 1
     st.hand_size[g, seat] -= 1
+    count_card(st, g, sp, seat, t, -1)
 
 
 @njit
@@ -245,12 +247,10 @@ def _play(st, g, sp, seat, t, color_slot, ace):
                 st.info[g, C.I_STAT_W4_BLUFFS] += 1
     mult = 1
     if ace >= 0:
-        _remove(st, g, seat, ace)
-        to_discard(st, g, ace)
+        discard_from_hand(st, g, sp, seat, ace)
         st.info[g, C.I_STAT_ACE] += 1
         mult = 2
-    _remove(st, g, seat, t)
-    to_discard(st, g, t)
+    discard_from_hand(st, g, sp, seat, t)
     f = sp.type_face[t, 0]
     if rank >= C.FIRST_WILD_RANK:
         st.info[g, C.I_COLOR] = color_slot
@@ -314,9 +314,10 @@ def _give(st, g, sp, seat, t):
     """Shanks: ``seat`` gives ``t`` to the next player; a give that empties the hand
     wins (docs/rules.md 6)."""
     nxt = seat_after(st, g, sp, seat, 1)
-    _remove(st, g, seat, t)
+    _remove(st, g, sp, seat, t)
     st.hands[g, nxt, t] += 1
     st.hand_size[g, nxt] += 1
+    count_card(st, g, sp, nxt, t, 1)
     st.info[g, C.I_STAT_GIVES] += 1
     if st.hand_size[g, seat] == 0:
         _go_out(st, g, sp, seat)
@@ -342,8 +343,7 @@ def _answer_break(st, g, sp, seat, action):
             begin_decision(st, g, sp, han, C.PHASE_PLAY)
         return
     t = sp.play_slot_type[action - sp.layout[C.L_PLAY]]
-    _remove(st, g, seat, t)
-    to_discard(st, g, t)
+    discard_from_hand(st, g, sp, seat, t)
     st.info[g, C.I_STAT_BREAKS] += 1
     st.info[g, C.I_JUMP_FROM] = -1
     if st.hand_size[g, seat] == 0:
@@ -370,6 +370,8 @@ def _answer_challenge(st, g, sp, seat, challenge):
         st.info[g, C.I_DISCARD_LEN] = n
         st.hands[g, payer, t] += 1
         st.hand_size[g, payer] += 1
+        count_card(st, g, sp, payer, t, 1)
+        count_card(st, g, sp, off_pile_row(st), t, 1)
         st.info[g, C.I_COLOR] = st.info[g, C.I_W4_PREV_COLOR]
     st.info[g, C.I_PENDING_DRAW] = 0
     draw_cards(st, g, sp, payer, pending + extra)

@@ -4,14 +4,25 @@ from uno_env._jit import by_spec, njit
 from uno_env.engine import codes as C
 from uno_env.engine.rng import shuffle_prefix
 from uno_env.engine.state import ClassicSpec, FlipSpec, HouseSpec, OnePieceSpec
+from uno_env.engine.tallies import count_card, off_pile_row
 
 
 @njit(inline="always")
-def to_discard(st, g, t):
+def to_discard(st, g, sp, t):
     n = st.info[g, C.I_DISCARD_LEN]
     st.discard[g, n] = t
     st.discard_counts[g, t] += 1
     st.info[g, C.I_DISCARD_LEN] = n + 1
+    count_card(st, g, sp, off_pile_row(st), t, -1)
+
+
+@njit(inline="always")
+def discard_from_hand(st, g, sp, seat, t):
+    """``seat`` puts a card of type ``t`` from its hand on the discard pile."""
+    st.hands[g, seat, t] -= 1
+    st.hand_size[g, seat] -= 1
+    count_card(st, g, sp, seat, t, -1)
+    to_discard(st, g, sp, t)
 
 
 @by_spec
@@ -46,6 +57,7 @@ def reshuffle(st, g, sp, keep):
         t = st.discard[g, i]
         st.draw_pile[g, base + i] = t
         st.discard_counts[g, t] -= 1
+        count_card(st, g, sp, off_pile_row(st), t, 1)
     shuffle_prefix(st.rng, g, st.draw_pile[g], base + n)
     for i in range(keep):
         st.discard[g, i] = st.discard[g, n + i]
@@ -74,5 +86,6 @@ def draw_cards(st, g, sp, seat, count):
         last = st.draw_pile[g, st.info[g, C.I_DRAW_LEN]]
         st.hands[g, seat, last] += 1
         st.hand_size[g, seat] += 1
+        count_card(st, g, sp, seat, last, 1)
         st.info[g, C.I_STAT_CARDS_DRAWN] += 1
     return last

@@ -414,10 +414,27 @@ def _situation_from_state(st, g, sp, seat, obs, work):
     """``_situation_from_obs`` of ``seat``'s observation, read from the state itself
     (single-sided decks: a card type shows one face, so ``obs`` is not read): the same
     numbers without writing the observation (the opponents inside ``simulate``, the
-    learner envs and the search rollouts)."""
+    learner envs and the search rollouts). ``_tally``'s counts come from the counts
+    kept in the state (``engine/tallies.py``): what ``seat`` has not seen is the cards
+    off the discard pile less its own; on a single-sided deck a face is coloured
+    exactly when its rank is below the wild ranks (``tests/test_tallies.py``)."""
     info = st.info[g]
     players = sp.rules[C.R_NUM_PLAYERS]
-    held, unseen = _tally(st.hands[g, seat], st.discard_counts[g], obs, sp, 0, work)
+    mine = C.NUM_INFO + seat * C.NUM_TALLIES       # the seat's row of the counts
+    off = C.NUM_INFO + players * C.NUM_TALLIES     # the cards off the discard pile
+    unseen = 0
+    for s in range(4):
+        work[W_COUNTS + s] = info[mine + C.T_SLOT + s]
+    for s in range(5):
+        u = info[off + C.T_SLOT + s] - info[mine + C.T_SLOT + s]
+        work[W_BY_COLOR + s] = u
+        unseen += u
+    for r in range(C.NUM_RANKS):
+        held_r = info[mine + C.T_RANK + r]
+        work[W_RANKS_HELD + r] = held_r
+        work[W_BY_RANK + r] = info[off + C.T_RANK + r] - held_r \
+            if r < C.FIRST_WILD_RANK else 0
+    held = st.hand_size[g, seat]
     q = seat
     for r in range(players - 1):
         q = q + 1 if q + 1 < players else 0

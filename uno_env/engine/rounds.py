@@ -9,6 +9,7 @@ from uno_env.engine import codes as C
 from uno_env.engine.faces import face, is_first_card_redo, new_pairing, rank_draw
 from uno_env.engine.piles import draw_cards, to_discard
 from uno_env.engine.rng import below, shuffle_prefix
+from uno_env.engine.tallies import recount
 from uno_env.engine.turns import begin_decision, seat_after, top_type
 
 
@@ -163,12 +164,13 @@ def deal(st, g, sp, dealer):
         t = st.draw_pile[g, n]
         if not is_first_card_redo(sp.face_rank[sp.type_face[t, 0]]):
             st.info[g, C.I_DRAW_LEN] = n
-            to_discard(st, g, t)
+            to_discard(st, g, sp, t)
             break
         pos = below(st.rng, g, n + 1)
         for i in range(n, pos, -1):
             st.draw_pile[g, i] = st.draw_pile[g, i - 1]
         st.draw_pile[g, pos] = t
+    recount(st, g, sp)
     start_round(st, g, sp)
 
 

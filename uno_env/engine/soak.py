@@ -28,6 +28,9 @@ kind               broken when
                    ``[0, high]`` (``Config.observation_space``); written every
                    ``obs_every``-th step
 ``stuck``          still live after ``max_steps`` decisions
+``tallies``        the card counts kept as cards move differ from a count of the hands
+                   and the discard pile (``engine/tallies.py``; single-sided decks), or
+                   UNO Flip's ``info`` has room for them
 =================  ===================================================================
 
 The state checks come first; a game whose state is broken is not stepped further (its
@@ -35,18 +38,19 @@ arrays may not be safe to read), and is counted once under every kind it broke.
 """
 import numpy as np
 
-from uno_env._jit import njit
+from uno_env._jit import by_spec, njit
 from uno_env.engine import codes as C
 from uno_env.engine.batch import deal_game, decide
 from uno_env.engine.observe import observe
 from uno_env.engine.policies import AGENT_RANDOM, WORK_SIZE
+from uno_env.engine.state import SINGLE_SIDED, FlipSpec
 from uno_env.engine.variants import apply_action, legal_mask, random_pick
 
 BREAK_NAMES = ("negative", "piles", "hand_size", "discard_counts", "deck", "dark_faces",
                "decider", "pending", "mask_count", "legal", "action", "finished",
-               "observation", "stuck")
+               "observation", "stuck", "tallies")
 (K_NEGATIVE, K_PILES, K_HAND_SIZE, K_DISCARD, K_DECK, K_DARK, K_DECIDER, K_PENDING,
- K_MASK, K_LEGAL, K_ACTION, K_FINISHED, K_OBS, K_STUCK) = range(len(BREAK_NAMES))
+ K_MASK, K_LEGAL, K_ACTION, K_FINISHED, K_OBS, K_STUCK, K_TALLIES) = range(len(BREAK_NAMES))
 NUM_KINDS = len(BREAK_NAMES)
 
 #: ``soak_kernel`` operations
@@ -156,7 +160,40 @@ def state_breaks(st, g, sp, dark_count, count, face_count):
             bits |= 1 << K_PENDING
     else:
         bits |= _finished_breaks(st, g, sp)
-    return bits
+    return bits | tally_breaks(st, g, sp, count)
+
+
+@by_spec
+def tally_breaks(st, g, sp, scratch):
+    """``1 << K_TALLIES`` if game ``g``'s tallies are not the counts of its hands and
+    of the cards off its discard pile, else 0. ``scratch``: int64, at least
+    ``C.NUM_TALLIES`` long."""
+
+
+@tally_breaks.register(*SINGLE_SIDED)
+def _tally_breaks_single(st, g, sp, scratch):
+    players = st.hands.shape[1]
+    if st.info.shape[1] != C.NUM_INFO + (players + 1) * C.NUM_TALLIES:
+        return 1 << K_TALLIES
+    for row in range(players + 1):
+        scratch[:C.NUM_TALLIES] = 0
+        for t in range(st.hands.shape[2]):
+            n = st.hands[g, row, t] if row < players \
+                else sp.type_count[t] - st.discard_counts[g, t]
+            f = sp.type_face[t, 0]
+            c = sp.face_color[f]
+            scratch[C.T_SLOT + (c % 4 if c < C.NO_COLOR else 4)] += n
+            scratch[C.T_RANK + sp.face_rank[f]] += n
+        base = C.NUM_INFO + row * C.NUM_TALLIES
+        for k in range(C.NUM_TALLIES):
+            if scratch[k] != st.info[g, base + k]:
+                return 1 << K_TALLIES
+    return 0
+
+
+@tally_breaks.register(FlipSpec)
+def _tally_breaks_flip(st, g, sp, scratch):
+    return 0 if st.info.shape[1] == C.NUM_INFO else 1 << K_TALLIES
 
 
 @njit

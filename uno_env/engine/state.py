@@ -2,7 +2,7 @@
 
 A single game is simply a batch of one. Shapes use ``B`` games, ``P`` players, ``K`` card
 types of the deck and ``N`` cards in the deck. Per game (classic, 4 players) this is
-about 0.9 KB; see ``state_nbytes``.
+about 1.6 KB (0.6 KB of it the card counts in ``info``); see ``state_nbytes``.
 
 =================  ================  ===================================================
 field              dtype, shape      holds
@@ -14,7 +14,9 @@ field              dtype, shape      holds
 ``discard``        int16[B, N]       card types, bottom first; the top is at
                                      ``info[g, I_DISCARD_LEN] - 1``
 ``discard_counts`` int8[B, K]       copies of each type in the discard pile (public)
-``info``           int32[B, I]       per-game scalars, slots ``I_*`` of ``codes``
+``info``           int32[B, I]       per-game scalars, slots ``I_*`` of ``codes``;
+                                     then, on single-sided decks, the card counts
+                                     kept as cards move (``engine/tallies.py``)
 ``scores``         int32[B, P]       match totals
 ``round_points``   int32[B, P]       points of the last round that ended
 ``rewards``        float32[B, P]     rewards produced by the last step
@@ -70,14 +72,16 @@ SINGLE_SIDED = (ClassicSpec, HouseSpec, OnePieceSpec)
 def allocate(batch: int, num_players: int, num_types: int, num_cards: int,
              double_sided: bool = False) -> State:
     """Zeroed state arrays for ``batch`` games (deal them with ``core.reset_game``);
-    ``double_sided`` (UNO Flip) gives each game its own ``dark_face`` row."""
+    ``double_sided`` (UNO Flip) gives each game its own ``dark_face`` row; a
+    single-sided deck's ``info`` rows hold its card counts too (``engine/tallies.py``)."""
     return State(
         hands=np.zeros((batch, num_players, num_types), np.int8),
         hand_size=np.zeros((batch, num_players), np.int16),
         draw_pile=np.zeros((batch, num_cards), np.int16),
         discard=np.zeros((batch, num_cards), np.int16),
         discard_counts=np.zeros((batch, num_types), np.int8),
-        info=np.zeros((batch, C.NUM_INFO), np.int32),
+        info=np.zeros((batch, C.NUM_INFO + (0 if double_sided else
+                                            (num_players + 1) * C.NUM_TALLIES)), np.int32),
         scores=np.zeros((batch, num_players), np.int32),
         round_points=np.zeros((batch, num_players), np.int32),
         rewards=np.zeros((batch, num_players), np.float32),

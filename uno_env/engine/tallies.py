@@ -1,0 +1,111 @@
+"""Card counts kept up to date as cards move: each hand's cards per colour and per rank,
+and the deck's cards not on the discard pile, counted the same way. They live at the end
+of each game's ``info`` row (``State.info[g, T_BASE:]``, ``T_BASE = codes.NUM_INFO``).
+
+An agent that counts cards (the heuristic, and through it every search rollout) needs,
+at each decision, its cards per colour and rank and the cards it has not seen per colour
+and rank. Summed over the 54+ card types at every decision, that was half the
+heuristic's time; kept here, it is a few subtractions (``policies._situation_from_state``).
+
+A table of ``P + 1`` rows of ``NUM_TALLIES`` columns, row by row: ``T_SLOT + s`` for
+colour slot ``s`` (the colour modulo 4; slot 4: wild faces, which have no colour),
+``T_RANK + r`` for rank ``r``. Rows: one per seat (its hand), then row ``P`` (the number
+of players): every card of the deck that is not on the discard pile. A seat has not seen
+``row P - its row``: the cards outside its hand and the discard pile. (In ``info``
+rather than an array of their own: every kernel that is not inlined receives the state's
+arrays member by member, and one more array made random play in ``VectorEnv`` about a
+quarter slower.)
+
+Single-sided decks only. In UNO Flip a card's colour and rank depend on the side in play
+(and the match's pairing), so ``info`` has no table there and ``count_card`` and
+``recount`` do nothing; Flip's heuristic counts from its observation.
+
+Every kernel that moves a card into or out of a hand or the discard pile calls
+``count_card``; one that rebuilds hands wholesale (a deal, a swap of hands, a
+determinization) calls ``recount``. ``engine.soak`` checks the counts against a recount
+after every move of its soak games.
+"""
+import numpy as np
+
+from uno_env._jit import by_spec, njit
+from uno_env.engine import codes as C
+from uno_env.engine.state import FlipSpec, SINGLE_SIDED
+
+T_SLOT, T_RANK, T_BASE = C.T_SLOT, C.T_RANK, C.NUM_INFO
+
+
+@njit(inline="always")
+def off_pile_row(st):
+    """The row of the cards off the discard pile: the number of players."""
+    return st.hands.shape[1]
+
+
+@njit(inline="always")
+def add_type(st, g, sp, row, t, n):
+    """Count ``n`` more cards of type ``t`` in ``row`` (single-sided decks)."""
+    f = sp.type_face[t, 0]
+    c = sp.face_color[f]
+    base = T_BASE + row * C.NUM_TALLIES
+    st.info[g, base + T_SLOT + (c % 4 if c < C.NO_COLOR else 4)] += n
+    st.info[g, base + T_RANK + sp.face_rank[f]] += n
+
+
+@by_spec
+def count_card(st, g, sp, row, t, n):
+    """``n`` cards of type ``t`` entered (``n > 0``) or left (``n < 0``) ``row``: a
+    seat's hand, or ``P`` (the number of players) for the cards off the discard pile."""
+
+
+@count_card.register(*SINGLE_SIDED)
+def _count_single_sided(st, g, sp, row, t, n):
+    add_type(st, g, sp, row, t, n)
+
+
+@count_card.register(FlipSpec)
+def _count_nothing(st, g, sp, row, t, n):
+    pass
+
+
+@by_spec
+def recount(st, g, sp):
+    """Count game ``g``'s tallies again from its hands and discard pile."""
+
+
+@recount.register(*SINGLE_SIDED)
+def _recount_single_sided(st, g, sp):
+    st.info[g, T_BASE:] = 0
+    players = st.hands.shape[1]
+    for t in range(sp.type_count.shape[0]):
+        for p in range(players):
+            if st.hands[g, p, t] != 0:
+                add_type(st, g, sp, p, t, st.hands[g, p, t])
+        add_type(st, g, sp, players, t, sp.type_count[t] - st.discard_counts[g, t])
+
+
+@recount.register(FlipSpec)
+def _recount_nothing(st, g, sp):
+    pass
+
+
+def tallies(st, g) -> np.ndarray:
+    """Game ``g``'s counts as a ``(P + 1, NUM_TALLIES)`` view of its ``info`` row
+    (empty in UNO Flip): for Python code and tests."""
+    rows = st.hands.shape[1] + 1
+    if st.info.shape[1] == T_BASE:
+        return st.info[g, T_BASE:].reshape(rows, 0)
+    return st.info[g, T_BASE:].reshape(rows, C.NUM_TALLIES)
+
+
+def recount_state(st, g, sp) -> None:
+    """``recount`` from Python, for code that writes hands or the discard pile there
+    (``Game``'s scenarios, the contract suite's hidden-card changes)."""
+    if st.info.shape[1] == T_BASE:
+        return
+    face = sp.type_face[:, 0]
+    color = sp.face_color[face]
+    columns = np.zeros((len(face), C.NUM_TALLIES), np.int64)
+    types = np.arange(len(face))
+    columns[types, C.T_SLOT + np.where(color < C.NO_COLOR, color % 4, 4)] = 1
+    columns[types, C.T_RANK + sp.face_rank[face]] = 1
+    rows = np.vstack([st.hands[g], sp.type_count - st.discard_counts[g]]).astype(np.int64)
+    tallies(st, g)[:] = rows @ columns
