@@ -30,7 +30,7 @@ ENGINE = ROOT / "uno_env" / "engine"
 LAYERS = [
     ["codes"],
     ["rng", "state"],
-    ["faces"],
+    ["faces", "tallies"],
     ["piles"],
     ["turns"],
     ["plays", "rounds"],

@@ -4,7 +4,8 @@ its own (``tests/test_layers.py`` checks it):
 
 1. ``codes`` (integer codes), then ``rng`` (per-game random streams) and ``state`` (the
    state record and the ``Spec`` class of each variant);
-2. ``faces``: what a card shows and does (the face accessor chosen per variant);
+2. ``faces``: what a card shows and does (the face accessor chosen per variant), and
+   ``tallies``: each hand's cards per colour and rank, kept as cards move;
 3. ``piles`` (drawing, reshuffling), then ``turns`` (turn bookkeeping, the moves every
    variant shares, the challenge verdict), then ``plays`` (which cards may be played)
    and ``rounds`` (dealing, scoring, the end of a round);
