@@ -44,6 +44,7 @@ from uno_env.engine.batch import deal_game, decide
 from uno_env.engine.observe import observe
 from uno_env.engine.policies import AGENT_RANDOM, WORK_SIZE
 from uno_env.engine.state import SINGLE_SIDED, FlipSpec
+from uno_env.engine.tallies import type_columns
 from uno_env.engine.variants import apply_action, legal_mask, random_pick
 
 BREAK_NAMES = ("negative", "piles", "hand_size", "discard_counts", "deck", "dark_faces",
@@ -180,10 +181,9 @@ def _tally_breaks_single(st, g, sp, scratch):
         for t in range(st.hands.shape[2]):
             n = st.hands[g, row, t] if row < players \
                 else sp.type_count[t] - st.discard_counts[g, t]
-            f = sp.type_face[t, 0]
-            c = sp.face_color[f]
-            scratch[C.T_SLOT + (c % 4 if c < C.NO_COLOR else 4)] += n
-            scratch[C.T_RANK + sp.face_rank[f]] += n
+            slot, rank = type_columns(sp, t)
+            scratch[slot] += n
+            scratch[rank] += n
         base = C.NUM_INFO + row * C.NUM_TALLIES
         for k in range(C.NUM_TALLIES):
             if scratch[k] != st.info[g, base + k]:

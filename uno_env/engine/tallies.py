@@ -41,13 +41,21 @@ def off_pile_row(st):
 
 
 @njit(inline="always")
-def add_type(st, g, sp, row, t, n):
-    """Count ``n`` more cards of type ``t`` in ``row`` (single-sided decks)."""
+def type_columns(sp, t):
+    """The two columns that count a card of type ``t``: its colour slot's and its
+    rank's (single-sided decks)."""
     f = sp.type_face[t, 0]
     c = sp.face_color[f]
+    return T_SLOT + (c % 4 if c < C.NO_COLOR else 4), T_RANK + sp.face_rank[f]
+
+
+@njit(inline="always")
+def add_type(st, g, sp, row, t, n):
+    """Count ``n`` more cards of type ``t`` in ``row`` (single-sided decks)."""
+    slot, rank = type_columns(sp, t)
     base = T_BASE + row * C.NUM_TALLIES
-    st.info[g, base + T_SLOT + (c % 4 if c < C.NO_COLOR else 4)] += n
-    st.info[g, base + T_RANK + sp.face_rank[f]] += n
+    st.info[g, base + slot] += n
+    st.info[g, base + rank] += n
 
 
 @by_spec
