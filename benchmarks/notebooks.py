@@ -24,17 +24,21 @@ def execute(path: Path, quick: bool, out: Path | None = None, timeout: int = 360
     from nbclient import NotebookClient
 
     nb = nbformat.read(path, as_version=4)
-    previous = os.environ.get("UNO_QUICK")
-    os.environ["UNO_QUICK"] = "1" if quick else "0"
+    # UNO_ENV_QUIET: a kernel compiled on this run would otherwise leave its
+    # "compiling ..." notice in the saved outputs
+    settings = {"UNO_QUICK": "1" if quick else "0", "UNO_ENV_QUIET": "1"}
+    previous = {k: os.environ.get(k) for k in settings}
+    os.environ.update(settings)
     start = time.perf_counter()
     try:
         NotebookClient(nb, timeout=timeout, kernel_name="python3",
                        resources={"metadata": {"path": str(path.parent)}}).execute()
     finally:
-        if previous is None:
-            os.environ.pop("UNO_QUICK", None)
-        else:
-            os.environ["UNO_QUICK"] = previous
+        for k, v in previous.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
     seconds = time.perf_counter() - start
     nbformat.write(nb, out or path)
     return nb, seconds
