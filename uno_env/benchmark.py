@@ -54,7 +54,7 @@ import numpy as np
 from uno_env.stats import Z95, wilson
 
 #: the benchmark's version: every card carries it; any change to a track bumps it
-BENCHMARK_VERSION = "uno-bench/2"
+BENCHMARK_VERSION = "uno-bench/3"
 #: the panel's search agents: a weak and a strong budget
 MCTS_LOW, MCTS_HIGH = "mcts:10", "mcts:50"
 ANCHORS_PATH = Path(__file__).with_name("benchmark_anchors.json")
