@@ -55,14 +55,15 @@ def test_python_agents_replay_simulate_exactly(num_players, names):
             (result.winner[i], result.turns[i], result.steps[i]), f"game {i}"
 
 
+@pytest.mark.parametrize("kind", ["heuristic", "greedy"])
 @pytest.mark.parametrize("preset", sorted(PRESETS))
-def test_heuristic_reads_the_state_as_it_reads_the_observation(preset):
-    """Inside the kernels the heuristic reads its numbers from the state (single-sided
-    decks: ``policies.heuristic_from_state``), the Python agent from the observation
-    vector: every game of ``simulate`` with heuristic seats in every preset is replayed
-    decision by decision by the Python agent."""
+def test_baselines_read_the_state_as_they_read_the_observation(preset, kind):
+    """Inside the kernels the heuristic and greedy read their numbers from the state
+    (single-sided decks: ``policies.heuristic_from_state``, ``greedy_from_state``), the
+    Python agents from the observation vector: every game of ``simulate`` with such
+    seats in every preset is replayed decision by decision by the Python agent."""
     num_players = 4 if PRESETS[preset].teams else 3
-    names = ("heuristic",) * (num_players - 1) + ("random",)
+    names = (kind,) * (num_players - 1) + ("random",)
     games = 6
     result = simulate(preset, num_players=num_players, agents=names, num_games=games,
                       seed=5, threads=1)

@@ -220,18 +220,7 @@ def _greedy_ace(mask, sp, side):
     return best
 
 
-GO_ON = -2  # _reflexes: no reflex applies, the policy decides
-
-
-@njit
-def _reflexes(obs, mask, sp, counts):
-    """What both baselines do before any thought: -1 when nothing is legal, always
-    catch, and name the colour held most for a wild turned up first. Fills ``counts``
-    (cards per colour slot) and returns (action or GO_ON, phase, side, best colour)."""
-    phase, side = _phase_side(obs, sp)
-    _color_counts(obs, sp, side, counts)
-    best_color = _best_color(counts)
-    return _reflex(mask, sp, phase, best_color), phase, side, best_color
+GO_ON = -2  # _reflex: no reflex applies, the policy decides
 
 
 @njit(inline="always")
@@ -242,7 +231,9 @@ def _phase_side(obs, sp):
 
 @njit(inline="always")
 def _reflex(mask, sp, phase, best_color):
-    """``_reflexes``' action (or GO_ON) once the colour held most is known."""
+    """What both baselines do before any thought: -1 when nothing is legal, always
+    catch, and name the colour held most (``best_color``) for a wild turned up first;
+    else GO_ON."""
     if _lowest_legal(mask) < 0:
         return -1
     if mask[sp.layout[C.L_CATCH]] != 0:
@@ -268,23 +259,68 @@ def greedy_policy(obs, mask, sp, work):
     on with a multi-card play whenever it can, swaps hands with the player holding the
     fewest cards. One Piece: plays an Ace combination first (with a D2 if it can),
     gives away its highest-point card, breaks a Hancock whenever it can."""
+    _, o_col, o_dir, _, o_opp, _, _ = _offsets(sp)
+    phase, side = _phase_side(obs, sp)
+    _color_counts(obs, sp, side, work[W_COUNTS:W_COUNTS + 4])
+    for r in range(sp.rules[C.R_NUM_PLAYERS] - 1):
+        work[W_OPPONENTS + r] = int(obs[o_opp + r])
+    return _greedy_decide(obs, mask, sp, work, phase, side, _argmax_onehot(obs, o_col, 4),
+                          obs[o_dir] > 0.5)
+
+
+@by_spec
+def greedy_from_state(st, g, sp, seat, mask, obs, work):
+    """``greedy_policy`` of ``seat``, the decider of game ``g``, with its legal ``mask``
+    filled; the same action, without the observation where the deck allows (``obs``:
+    float32 scratch of the observation size)."""
+
+
+@greedy_from_state.register(*SINGLE_SIDED)
+def _greedy_single_sided(st, g, sp, seat, mask, obs, work):
+    # its cards per colour slot and the hand sizes, from the counts kept in the state
+    # (engine/tallies.py): what greedy_policy reads from the observation
+    info = st.info[g]
+    mine = C.NUM_INFO + seat * C.NUM_TALLIES
+    for s in range(4):
+        work[W_COUNTS + s] = info[mine + C.T_SLOT + s]
+    players = sp.rules[C.R_NUM_PLAYERS]
+    q = seat
+    for r in range(players - 1):
+        q = q + 1 if q + 1 < players else 0
+        work[W_OPPONENTS + r] = st.hand_size[g, q]
+    color = info[C.I_COLOR] % 4 if info[C.I_COLOR] != C.NO_COLOR else -1
+    return _greedy_decide(obs, mask, sp, work, info[C.I_PHASE], 0, color,
+                          info[C.I_DIRECTION] > 0)
+
+
+@greedy_from_state.register(FlipSpec)
+def _greedy_flip(st, g, sp, seat, mask, obs, work):
+    # faces depend on the side and the match's pairing: read from the observation
+    observe(st, g, sp, seat, obs)
+    return greedy_policy(obs, mask, sp, work)
+
+
+@njit
+def _greedy_decide(obs, mask, sp, work, phase, side, color, forward):
+    """Greedy's decision from its situation: ``work`` holds its cards per colour slot
+    and the other players' hand sizes (``W_COUNTS``, ``W_OPPONENTS``); ``color`` is
+    the colour slot in force (-1: none). ``obs`` is read only by UNO Flip's faces."""
     lay = sp.layout
     counts = work[W_COUNTS:W_COUNTS + 4]
-    reflex, phase, side, best_color = _reflexes(obs, mask, sp, counts)
+    best_color = _best_color(counts)
+    reflex = _reflex(mask, sp, phase, best_color)
     if reflex != GO_ON:
         return reflex
-    o_hand, o_col, o_dir, o_phase, o_opp, o_played, o_side = _offsets(sp)
     if phase == C.PHASE_CHALLENGE:
         if mask[lay[C.L_ACCEPT]] != 0:
             return lay[C.L_ACCEPT]
         return _lowest_legal(mask)
     if phase == C.PHASE_SWAP:
-        return _fewest_cards_swap(sp, obs[o_dir] > 0.5, obs, o_opp)
+        return _fewest_cards_swap(sp, forward, work, W_OPPONENTS)
     if mask[lay[C.L_UNO]] != 0:
         return lay[C.L_UNO]
     if phase == C.PHASE_GIVE:
         return _best_give(mask, sp, side)
-    color = _argmax_onehot(obs, o_col, 4)
     holds_color = color >= 0 and counts[color] > 0
     # One Piece: an Ace combination sheds the most points (a draw card first)
     best = _greedy_ace(mask, sp, side)
@@ -658,8 +694,7 @@ def choose_action(kind, st, g, sp, mask, obs, work):
         seat = st.info[g, C.I_CURRENT]
         if kind == AGENT_HEURISTIC:
             return heuristic_from_state(st, g, sp, seat, mask, obs, work)
-        observe(st, g, sp, seat, obs)
-        return greedy_policy(obs, mask, sp, work)
+        return greedy_from_state(st, g, sp, seat, mask, obs, work)
     # the random agent draws from the game's own stream
     return random_legal(st, g, sp, mask)
 
