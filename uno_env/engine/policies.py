@@ -268,17 +268,12 @@ def greedy_policy(obs, mask, sp, work):
                           obs[o_dir] > 0.5)
 
 
-@by_spec
-def greedy_from_state(st, g, sp, seat, mask, obs, work):
-    """``greedy_policy`` of ``seat``, the decider of game ``g``, with its legal ``mask``
-    filled; the same action, without the observation where the deck allows (``obs``:
-    float32 scratch of the observation size)."""
-
-
-@greedy_from_state.register(*SINGLE_SIDED)
-def _greedy_single_sided(st, g, sp, seat, mask, obs, work):
-    # its cards per colour slot and the hand sizes, from the counts kept in the state
-    # (engine/tallies.py): what greedy_policy reads from the observation
+@njit(inline="always")
+def _seen_from_state(st, g, sp, seat, work):
+    """What both baselines read first, from the state (single-sided decks): ``seat``'s
+    cards per colour slot (``work[W_COUNTS:]``, from the counts of engine/tallies.py)
+    and the other players' hand sizes by relative seat (``work[W_OPPONENTS:]``, as the
+    observation's ``opponent_cards``). Returns the colour slot in force (-1: none)."""
     info = st.info[g]
     mine = C.NUM_INFO + seat * C.NUM_TALLIES
     for s in range(4):
@@ -288,7 +283,21 @@ def _greedy_single_sided(st, g, sp, seat, mask, obs, work):
     for r in range(players - 1):
         q = q + 1 if q + 1 < players else 0
         work[W_OPPONENTS + r] = st.hand_size[g, q]
-    color = info[C.I_COLOR] % 4 if info[C.I_COLOR] != C.NO_COLOR else -1
+    return info[C.I_COLOR] % 4 if info[C.I_COLOR] != C.NO_COLOR else -1
+
+
+@by_spec
+def greedy_from_state(st, g, sp, seat, mask, obs, work):
+    """``greedy_policy`` of ``seat``, the decider of game ``g``, with its legal ``mask``
+    filled; the same action, without the observation where the deck allows (``obs``:
+    float32 scratch of the observation size)."""
+
+
+@greedy_from_state.register(*SINGLE_SIDED)
+def _greedy_single_sided(st, g, sp, seat, mask, obs, work):
+    # what greedy_policy reads from the observation, from the state and its counts
+    info = st.info[g]
+    color = _seen_from_state(st, g, sp, seat, work)
     return _greedy_decide(obs, mask, sp, work, info[C.I_PHASE], 0, color,
                           info[C.I_DIRECTION] > 0)
 
@@ -458,9 +467,8 @@ def _situation_from_state(st, g, sp, seat, obs, work):
     players = sp.rules[C.R_NUM_PLAYERS]
     mine = C.NUM_INFO + seat * C.NUM_TALLIES       # the seat's row of the counts
     off = C.NUM_INFO + players * C.NUM_TALLIES     # the cards off the discard pile
+    color = _seen_from_state(st, g, sp, seat, work)
     unseen = 0
-    for s in range(4):
-        work[W_COUNTS + s] = info[mine + C.T_SLOT + s]
     for s in range(5):
         u = info[off + C.T_SLOT + s] - info[mine + C.T_SLOT + s]
         work[W_BY_COLOR + s] = u
@@ -471,11 +479,6 @@ def _situation_from_state(st, g, sp, seat, obs, work):
         work[W_BY_RANK + r] = info[off + C.T_RANK + r] - held_r \
             if r < C.FIRST_WILD_RANK else 0
     held = st.hand_size[g, seat]
-    q = seat
-    for r in range(players - 1):
-        q = q + 1 if q + 1 < players else 0
-        work[W_OPPONENTS + r] = st.hand_size[g, q]
-    color = info[C.I_COLOR] % 4 if info[C.I_COLOR] != C.NO_COLOR else -1
     return info[C.I_PHASE], 0, color, info[C.I_DIRECTION] > 0, held, unseen
 
 
