@@ -262,10 +262,17 @@ def greedy_policy(obs, mask, sp, work):
     _, o_col, o_dir, _, o_opp, _, _ = _offsets(sp)
     phase, side = _phase_side(obs, sp)
     _color_counts(obs, sp, side, work[W_COUNTS:W_COUNTS + 4])
-    for r in range(sp.rules[C.R_NUM_PLAYERS] - 1):
-        work[W_OPPONENTS + r] = int(obs[o_opp + r])
+    _opponents_from_obs(obs, sp, o_opp, work)
     return _greedy_decide(obs, mask, sp, work, phase, side, _argmax_onehot(obs, o_col, 4),
                           obs[o_dir] > 0.5)
+
+
+@njit(inline="always")
+def _opponents_from_obs(obs, sp, o_opp, work):
+    """The other players' hand sizes by relative seat, from the observation's
+    ``opponent_cards`` (at ``o_opp``), into ``work[W_OPPONENTS:]``."""
+    for r in range(sp.rules[C.R_NUM_PLAYERS] - 1):
+        work[W_OPPONENTS + r] = int(obs[o_opp + r])
 
 
 @njit(inline="always")
@@ -449,8 +456,7 @@ def _situation_from_obs(obs, sp, work):
     k = sp.type_face.shape[0]
     held, unseen = _tally(obs[o_hand:o_hand + k], obs[o_played:o_played + k], obs, sp,
                           side, work)
-    for r in range(sp.rules[C.R_NUM_PLAYERS] - 1):
-        work[W_OPPONENTS + r] = int(obs[o_opp + r])
+    _opponents_from_obs(obs, sp, o_opp, work)
     return phase, side, _argmax_onehot(obs, o_col, 4), obs[o_dir] > 0.5, held, unseen
 
 
