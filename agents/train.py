@@ -5,7 +5,9 @@ Needs the ``rl`` extra (``pip install torch==2.13.0 && pip install -e ".[rl]"``)
 The output directory holds:
 
 * ``policy.npz``: the trained policy (``agents.PPOAgent.load``), needing only numpy;
-* ``model.zip``: the whole SB3 model, to continue training (``resume=``);
+* ``model.zip``: the whole SB3 model, to continue training (``resume=``: the learning
+  rate, entropy coefficient and discount come from the settings given, the network
+  and the rollout sizes from the saved model);
 * ``checkpoints/ppo_<steps>.npz``: policies saved along the way;
 * ``progress.csv``: SB3's training statistics per update (losses, entropy, KL, fps);
 * ``eval.csv``: win rate with its 95% interval against each evaluation opponent, over
@@ -258,7 +260,10 @@ def train(out="runs/ppo", progress: bool = True, resume=None, **settings) -> Tra
         from uno_env.learner import parse_opponents
         parse_opponents(opp, config.num_players)
     if resume is not None:
-        model = MaskablePPO.load(resume, env=venv, seed=s.seed)
+        # the saved model's own rate, entropy bonus and discount would otherwise win over
+        # the settings given here (and summary.json would report values not used)
+        model = MaskablePPO.load(resume, env=venv, seed=s.seed, custom_objects={
+            "learning_rate": s.learning_rate, "ent_coef": s.ent_coef, "gamma": s.gamma})
     else:
         model = MaskablePPO("MlpPolicy", venv, n_steps=s.n_steps, batch_size=s.batch_size,
                             n_epochs=s.n_epochs, learning_rate=s.learning_rate,

@@ -4,6 +4,7 @@ Runs with the ``rl`` extra installed (the README's test command installs it); wi
 it the whole file skips, naming the extra (tests/conftest.py)."""
 from __future__ import annotations
 
+import csv
 import json
 
 import numpy as np
@@ -168,6 +169,18 @@ def test_imitation_makes_the_policy_copy_the_teacher():
     after = imitate(model, data, 6, seed=0)
     assert after["agreement"] > max(0.75, before + 0.2), (before, after)
     assert after["decisions"] == 4096 and after["policy_loss"] is not None
+
+
+def test_resumed_training_uses_the_settings_given_not_the_saved_ones(tiny_run, tmp_path):
+    out, _ = tiny_run
+    train(out=tmp_path, progress=False, resume=out / "model.zip", timesteps=3072,
+          num_envs=16, learning_rate=1.25e-5, ent_coef=0.002, eval_every=10**6,
+          eval_games=8, eval_opponents=("random",))
+    rows = list(csv.DictReader((tmp_path / "progress.csv").open()))
+    rates = {float(r["train/learning_rate"]) for r in rows if r.get("train/learning_rate")}
+    assert rates == {1.25e-5}                      # the saved run used 3e-4
+    resumed = MaskablePPO.load(tmp_path / "model.zip")
+    assert resumed.ent_coef == 0.002 and resumed.num_timesteps >= 2048 + 3072
 
 
 def test_training_with_an_imitation_warm_start_evaluates_its_start(tmp_path):
