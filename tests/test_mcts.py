@@ -176,3 +176,20 @@ def test_search_benchmark_runs_and_plots(tmp_path):
     assert all(0 <= r["win_rate"] <= 1 and r["ci"][0] <= r["win_rate"] <= r["ci"][1]
                for r in data["rows"])
     assert fig.stat().st_size > 1000
+
+
+def test_a_new_round_clears_the_belief():
+    """In a match (``target_score``) every hand is dealt again when a round ends: a ban
+    from the last round says nothing about the new hand, even when that hand is not
+    larger (seat 0 held 9 cards, the new deal gives it 7)."""
+    g = Game.from_scenario(hands=[["B3", "G7", "Y1", "B4", "G8", "Y2", "B6", "G9"],
+                                  ["R1"], ["Y3", "G4"]],
+                           top="R5", draw_pile=["G2"], target_score=500)
+    bot = MCTSAgent(g.config, budget=4, seed=0).attach(g)
+    g.play("draw")                       # seat 0: nothing red, no 5, no wild
+    bot.act_game(g)
+    assert bot.belief[0].any() and g.hand_sizes[0] == 9
+    g.play("R1")                         # seat 1 goes out: a new round is dealt
+    assert not g.is_over and g.hand_sizes[0] == 7
+    bot.act_game(g)                      # the new round's first decision
+    assert not bot.belief.any()

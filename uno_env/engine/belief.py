@@ -5,8 +5,8 @@ the players' past moves said nothing. They do: a player who draws instead of pla
 showed that nothing in their hand could be played on that pile (no card of the colour
 in force, none of the top card's number or symbol, no wild). The baselines never draw
 while they hold a playable card, and a human rarely does, so the search treats it as a
-fact until the player takes cards in another way (a penalty draw, a swap...), which it
-cannot see into.
+fact until the player takes cards in another way (a penalty draw, a swap, the next
+round's deal...), which it cannot see into.
 
 The belief is an array ``banned[P, K]`` (uint8): ``banned[q, t] == 1`` if seat ``q``
 is believed to hold no card of type ``t``. It is public knowledge, kept by whoever
@@ -45,12 +45,13 @@ def note_before(st, g, sp, banned, action):
 
 
 @njit
-def note_after(st, g, banned, sizes, drew, exchanges):
+def note_after(st, g, banned, sizes, drew, exchanges, first_round):
     """After the move: a player who took cards other than the one card of their own
     chosen draw (``drew``) holds cards we know nothing about, so their belief is
-    cleared; after a hand exchange (``I_STAT_EXCHANGES`` was ``exchanges``) every
-    belief is. ``sizes`` are the hand sizes before the move."""
-    if st.info[g, C.I_STAT_EXCHANGES] != exchanges:
+    cleared; after a hand exchange (``I_STAT_EXCHANGES`` was ``exchanges``) or a new
+    deal (``I_ROUND`` was ``first_round``: a hand no larger than before is new too)
+    every belief is. ``sizes`` are the hand sizes before the move."""
+    if st.info[g, C.I_STAT_EXCHANGES] != exchanges or st.info[g, C.I_ROUND] != first_round:
         banned[:] = 0
         return
     for q in range(banned.shape[0]):
@@ -66,9 +67,10 @@ def watch(st, g, sp, banned, sizes, action):
     for q in range(sizes.shape[0]):
         sizes[q] = st.hand_size[g, q]
     exchanges = st.info[g, C.I_STAT_EXCHANGES]
+    first_round = st.info[g, C.I_ROUND]
     drew = note_before(st, g, sp, banned, action)
     apply_action(st, g, sp, action)
-    note_after(st, g, banned, sizes, drew, exchanges)
+    note_after(st, g, banned, sizes, drew, exchanges, first_round)
 
 
 @by_spec(allocates=True)
