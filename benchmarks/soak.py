@@ -99,7 +99,9 @@ def soak_all(presets, agents: dict, players: int = 4, seed: int = 0, workers: in
                 parts.append(f.result())
                 bar.update(parts[-1]["decisions"])
             merged = _merge(parts)
-            while merged["decisions"] < target:  # short of the target: top up in order
+            # short of the target: top up in order (not when a chunk made no decision:
+            # games broken at the deal would top up forever; the row reports them)
+            while merged["decisions"] < target and parts[-1]["decisions"] > 0:
                 lo, per_game = merged["games"], merged["decisions"] / merged["games"]
                 more = math.ceil(1.04 * (target - merged["decisions"]) / max(per_game, 1))
                 parts.append(run_chunk(p, players, a, seed, lo, max(1, min(size, more)),
