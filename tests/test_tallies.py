@@ -47,8 +47,6 @@ def _by_hand(state, g, spec) -> np.ndarray:
                 int(spec.type_count[t]) - int(state.discard_counts[g, t])
             out[row, C.T_SLOT + slot] += n
             out[row, C.T_RANK + rank] += n
-            if row < players and n > 0:      # a hand's held types, as bits
-                out[row, C.T_BITS + t // C.BITS_PER_WORD] |= 1 << (t % C.BITS_PER_WORD)
     return out
 
 

@@ -13,7 +13,6 @@ from uno_env.cards import Deck, make_deck
 from uno_env.engine import codes as C
 from uno_env.engine.observe import field_offsets, observation_slices
 from uno_env.engine.state import SPEC_CLASSES
-from uno_env.engine.tallies import MAX_TYPES
 from uno_env.rules import Rules, check_num_players, make_rules
 
 
@@ -70,10 +69,6 @@ def _build(preset: str, num_players: int, rules: Rules) -> Config:
     if rules.hand_size * num_players > deck.num_cards - 20:
         raise ValueError(f"{num_players} hands of {rules.hand_size} cards do not leave a "
                          f"draw pile in a {deck.num_cards}-card deck; lower hand_size")
-    if not deck.double_sided and deck.num_types > MAX_TYPES:
-        # the hands' held-type bits (engine/tallies.py) have room for MAX_TYPES types
-        raise ValueError(f"deck {deck.name!r} has {deck.num_types} card types; a "
-                         f"single-sided deck may have at most {MAX_TYPES}")
     layout = build_layout(deck, rules, num_players)
     i32 = lambda a: np.ascontiguousarray(a, dtype=np.int32)  # noqa: E731
     light_rank = deck.face_rank[deck.type_face[:, 0]]

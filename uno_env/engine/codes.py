@@ -18,14 +18,10 @@ SHANKS, BLACKBEARD, ACE, HANCOCK = range(23, 27)
 NUM_RANKS = 27
 FIRST_WILD_RANK = WILD  # ranks >= this are wild faces (no colour, playable on anything)
 
-# --- columns of the card counts after info's slots (engine/tallies.py): colour slots, ranks,
-# then the card types held as bits (a hand's row only: types 0-30 in the first word,
-# 31-61 in the second; the sign bit stays clear)
+# --- columns of the card counts after info's slots (engine/tallies.py): colour slots, ranks
 T_SLOT = 0
 T_RANK = 5
-T_BITS = T_RANK + NUM_RANKS
-BITS_PER_WORD = 31
-NUM_TALLIES = T_BITS + 2
+NUM_TALLIES = T_RANK + NUM_RANKS
 
 
 # --- phases: what kind of decision the current player faces. ----------------------------

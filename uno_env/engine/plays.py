@@ -2,46 +2,19 @@
 turn"): matching the pile, the restriction of the draw wilds, and the legal mask of the
 official rules, which classic UNO and UNO Flip both use. Faces are read through
 ``faces.face``, so one loop serves single-sided decks and Flip's two sides."""
-import numpy as np
-
-from uno_env._jit import by_spec, njit
+from uno_env._jit import njit
 from uno_env.engine import codes as C
 from uno_env.engine.faces import face, is_restricted, same_card_below
-from uno_env.engine.state import SINGLE_SIDED, FlipSpec
 from uno_env.engine.turns import top_type
 
-#: the index of a word's lowest set bit: ``_LOW_BIT[((x & -x) * _DE_BRUIJN & 2**32 - 1)
-#: >> 27]`` (a de Bruijn sequence: each power of two lands on its own slot; plain
-#: arithmetic, so it runs without numba too)
-_DE_BRUIJN = 0x077CB531
-_LOW_BIT = np.zeros(32, np.int64)
-for _i in range(32):
-    _LOW_BIT[(((1 << _i) * _DE_BRUIJN) & 0xFFFFFFFF) >> 27] = _i
-del _i
 
-
-@by_spec
+@njit(inline="always")
 def holds_color(st, g, sp, seat, color):
-    """Does ``seat`` hold a coloured card of ``color``? (wilds never count; with
-    ``color`` ``NO_COLOR``: does it hold a wild, whose faces have that colour)"""
-
-
-@holds_color.register(FlipSpec)
-def _scan_holds_color(st, g, sp, seat, color):
+    """Does ``seat`` hold a coloured card of ``color``? (wilds never count)"""
     for t in range(st.hands.shape[2]):
         if st.hands[g, seat, t] > 0 and sp.face_color[face(st, g, sp, t)] == color:
             return True
     return False
-
-
-@holds_color.register(*SINGLE_SIDED)
-def _count_holds_color(st, g, sp, seat, color):
-    # the seat's count of that colour slot (engine/tallies.py; faces are coloured 0-3
-    # or NO_COLOR, counted in slot 4)
-    if color >= 4 and color != C.NO_COLOR:
-        return False
-    slot = color if color < 4 else 4
-    return st.info[g, C.NUM_INFO + seat * C.NUM_TALLIES + C.T_SLOT + slot] > 0
 
 
 @njit(inline="always")
@@ -86,72 +59,36 @@ def set_play_actions(st, g, sp, t, mask):
 
 
 @njit(inline="always")
-def _mark_if_playable(st, g, sp, seat, t, mask, color, pile_rank, checked, allowed):
-    """``set_hand_plays`` for one held type ``t``: mark its actions if it may be played.
-    ``checked``/``allowed``: whether the restricted wilds' check was made, and its
-    answer (made once per hand). Returns ``(actions marked, checked, allowed)``."""
-    f = face(st, g, sp, t)
-    rank = sp.face_rank[f]
-    if rank >= C.FIRST_WILD_RANK:
-        if is_restricted(sp, rank):
-            if not checked:
-                allowed = not holds_color(st, g, sp, seat, color)
-                checked = True
-            if not allowed:
-                return 0, checked, allowed
-        base = sp.layout[C.L_WILD] + 4 * sp.type_wild_slot[t]
-        for c in range(4):
-            mask[base + c] = 1
-        return 4, checked, allowed
-    if sp.face_color[f] == color or rank == pile_rank:
-        mask[sp.layout[C.L_PLAY] + sp.type_play_slot[t]] = 1
-        return 1, checked, allowed
-    return 0, checked, allowed
-
-
-@by_spec
 def set_hand_plays(st, g, sp, seat, mask):
     """Mark every card of ``seat``'s hand that may be played (``may_play``, with the
     per-position lookups hoisted out of the loop: this is the hottest loop of the
     engine). Returns the number of actions marked (a wild marks one per colour)."""
-
-
-@set_hand_plays.register(FlipSpec)
-def _scan_hand_plays(st, g, sp, seat, mask):
-    # every type: Flip's types are physical cards (112), some twins of a lower one
     color = st.info[g, C.I_COLOR]
     pile_rank = top_rank(st, g, sp)
+    play_base = sp.layout[C.L_PLAY]
+    wild_base = sp.layout[C.L_WILD]
     checked = sp.rules[C.R_BLUFF] != 0  # with bluffing, restricted wilds need no check
     allowed = True
     plays = 0
     for t in range(st.hands.shape[2]):
         if st.hands[g, seat, t] == 0 or same_card_below(st, g, sp, seat, t):
             continue
-        n, checked, allowed = _mark_if_playable(st, g, sp, seat, t, mask, color,
-                                                pile_rank, checked, allowed)
-        plays += n
-    return plays
-
-
-@set_hand_plays.register(*SINGLE_SIDED)
-def _held_hand_plays(st, g, sp, seat, mask):
-    # only the types held: the bits of the seat's row of the counts (engine/tallies.py),
-    # lowest type first as the scan would
-    color = st.info[g, C.I_COLOR]
-    pile_rank = top_rank(st, g, sp)
-    checked = sp.rules[C.R_BLUFF] != 0
-    allowed = True
-    plays = 0
-    words = C.NUM_INFO + seat * C.NUM_TALLIES + C.T_BITS
-    for w in range(2):
-        bits = np.int64(st.info[g, words + w])
-        while bits != 0:
-            low = bits & -bits
-            t = w * C.BITS_PER_WORD + _LOW_BIT[((low * _DE_BRUIJN) & 0xFFFFFFFF) >> 27]
-            bits ^= low
-            n, checked, allowed = _mark_if_playable(st, g, sp, seat, t, mask, color,
-                                                    pile_rank, checked, allowed)
-            plays += n
+        f = face(st, g, sp, t)
+        rank = sp.face_rank[f]
+        if rank >= C.FIRST_WILD_RANK:
+            if is_restricted(sp, rank):
+                if not checked:
+                    allowed = not holds_color(st, g, sp, seat, color)
+                    checked = True
+                if not allowed:
+                    continue
+            base = wild_base + 4 * sp.type_wild_slot[t]
+            for c in range(4):
+                mask[base + c] = 1
+            plays += 4
+        elif sp.face_color[f] == color or rank == pile_rank:
+            mask[play_base + sp.type_play_slot[t]] = 1
+            plays += 1
     return plays
 
 

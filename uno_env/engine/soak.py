@@ -184,8 +184,6 @@ def _tally_breaks_single(st, g, sp, scratch):
             slot, rank = type_columns(sp, t)
             scratch[slot] += n
             scratch[rank] += n
-            if row < players and n > 0:    # the hand's held types (engine/tallies.py)
-                scratch[C.T_BITS + t // C.BITS_PER_WORD] |= 1 << (t % C.BITS_PER_WORD)
         base = C.NUM_INFO + row * C.NUM_TALLIES
         for k in range(C.NUM_TALLIES):
             if scratch[k] != st.info[g, base + k]:

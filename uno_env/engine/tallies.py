@@ -11,11 +11,7 @@ A table of ``P + 1`` rows of ``NUM_TALLIES`` columns, row by row: ``T_SLOT + s``
 colour slot ``s`` (the colour modulo 4; slot 4: wild faces, which have no colour),
 ``T_RANK + r`` for rank ``r``. Rows: one per seat (its hand), then row ``P`` (the number
 of players): every card of the deck that is not on the discard pile. A seat has not seen
-``row P - its row``: the cards outside its hand and the discard pile. A hand's row also
-holds the card types it holds as bits (``T_BITS``: type ``t`` is bit ``t % 31`` of word
-``t // 31``), so that the legal moves visit the few types held instead of every type
-(``plays.set_hand_plays``); row ``P`` leaves them 0. Single-sided decks have at most
-``MAX_TYPES`` types. (In ``info``
+``row P - its row``: the cards outside its hand and the discard pile. (In ``info``
 rather than an array of their own: every kernel that is not inlined receives the state's
 arrays member by member, and one more array made random play in ``VectorEnv`` about a
 quarter slower.)
@@ -35,9 +31,7 @@ from uno_env._jit import by_spec, njit
 from uno_env.engine import codes as C
 from uno_env.engine.state import FlipSpec, SINGLE_SIDED
 
-T_SLOT, T_RANK, T_BITS, T_BASE = C.T_SLOT, C.T_RANK, C.T_BITS, C.NUM_INFO
-#: the most card types the two bit words hold
-MAX_TYPES = 2 * C.BITS_PER_WORD
+T_SLOT, T_RANK, T_BASE = C.T_SLOT, C.T_RANK, C.NUM_INFO
 
 
 @njit(inline="always")
@@ -64,17 +58,6 @@ def add_type(st, g, sp, row, t, n):
     st.info[g, base + rank] += n
 
 
-@njit(inline="always")
-def mark_held(st, g, seat, t):
-    """Type ``t``'s bit in ``seat``'s row: set if ``seat`` holds one (single-sided)."""
-    word = T_BASE + seat * C.NUM_TALLIES + T_BITS + t // C.BITS_PER_WORD
-    bit = np.int32(1) << np.int32(t % C.BITS_PER_WORD)
-    if st.hands[g, seat, t] > 0:
-        st.info[g, word] |= bit
-    else:
-        st.info[g, word] &= ~bit
-
-
 @by_spec
 def count_card(st, g, sp, row, t, n):
     """``n`` cards of type ``t`` entered (``n > 0``) or left (``n < 0``) ``row``: a
@@ -83,10 +66,7 @@ def count_card(st, g, sp, row, t, n):
 
 @count_card.register(*SINGLE_SIDED)
 def _count_single_sided(st, g, sp, row, t, n):
-    # called once the hand has changed: its bit follows its count
     add_type(st, g, sp, row, t, n)
-    if row < off_pile_row(st):
-        mark_held(st, g, row, t)
 
 
 @count_card.register(FlipSpec)
@@ -107,7 +87,6 @@ def _recount_single_sided(st, g, sp):
         for p in range(players):
             if st.hands[g, p, t] != 0:
                 add_type(st, g, sp, p, t, st.hands[g, p, t])
-                mark_held(st, g, p, t)
         add_type(st, g, sp, players, t, sp.type_count[t] - st.discard_counts[g, t])
 
 
@@ -137,9 +116,4 @@ def recount_state(st, g, sp) -> None:
     columns[types, C.T_SLOT + np.where(color < C.NO_COLOR, color % 4, 4)] = 1
     columns[types, C.T_RANK + sp.face_rank[face]] = 1
     rows = np.vstack([st.hands[g], sp.type_count - st.discard_counts[g]]).astype(np.int64)
-    table = tallies(st, g)
-    table[:] = rows @ columns
-    for p in range(st.hands.shape[1]):
-        for word in range(2):
-            held = st.hands[g, p, word * C.BITS_PER_WORD:(word + 1) * C.BITS_PER_WORD] > 0
-            table[p, C.T_BITS + word] = int((held << np.arange(held.size)).sum())
+    tallies(st, g)[:] = rows @ columns
