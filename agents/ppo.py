@@ -7,9 +7,14 @@ A model file is a ``.npz`` holding the policy's layers (``w0, b0, w1, b1, ...``,
 pair giving one logit per action), the observation ``scale`` the network multiplies its
 input by, and a JSON ``meta`` record (preset, players, rule overrides, sizes, training
 details); an UNO Flip model may add ``dark_table`` and ``meta["dark"]``, the features it
-appends for the dark faces of the cards held (``uno_env.scaling.dark_face_table``). Playing needs only numpy: no torch, no Stable-Baselines3. The agent picks the
-legal action with the highest logit (``deterministic=True``, the default) or samples
-from the masked softmax.
+appends for the dark faces of the cards held (``uno_env.scaling.dark_face_table``). A model
+trained with advice (``meta["advice"]``, an agent name: ``uno-bench train --advice
+heuristic``) reads one more input per action: a one-hot of the move that agent would make
+in the same position (``advice_features``), appended to the observation before scaling
+and again to the last hidden layer's output (``uno_env.sb3.AdvisedPolicy``); such a model
+needs the action mask to compute its logits. Playing needs only numpy: no
+torch, no Stable-Baselines3. The agent picks the legal action with the highest logit
+(``deterministic=True``, the default) or samples from the masked softmax.
 """
 from __future__ import annotations
 
@@ -26,6 +31,18 @@ from uno_env.scaling import dark_face_features
 from uno_env.agent_registry import POLICY_FORMAT as FORMAT  # noqa: E402
 MODELS_DIR = Path(__file__).with_name("models")
 _ACTIVATIONS = {"relu": lambda x: np.maximum(x, 0.0, out=x), "tanh": np.tanh}
+
+
+def advice_features(advisor, observations, action_masks) -> np.ndarray:
+    """float32[B, A]: one-hot of ``advisor``'s action (``act_batch``) in each row; a zero
+    row where no action is legal (a finished game's last observation)."""
+    obs = np.asarray(observations, np.float32)
+    mask = np.asarray(action_masks)
+    out = np.zeros(mask.shape, np.float32)
+    live = np.flatnonzero(mask.any(axis=1))
+    if len(live):
+        out[live, advisor.act_batch(obs[live], mask[live])] = 1.0
+    return out
 
 
 def shipped_models() -> list[str]:
@@ -57,6 +74,11 @@ class PPOAgent(Agent):
         self.name = name or self.meta.get("name", "ppo")
         self.config = make_config(self.meta["preset"], self.meta["num_players"],
                                   **self.meta.get("rules", {}))
+        #: the agent whose move is an input of the network (``advice_features``), or None
+        self.advisor = None
+        if self.meta.get("advice"):
+            from agents.baselines import make_agent
+            self.advisor = make_agent(self.meta["advice"], self.config)
         self._check_shapes()
 
     # --- files ------------------------------------------------------------------------
@@ -133,10 +155,11 @@ class PPOAgent(Agent):
     def _check_shapes(self) -> None:
         cfg = self.config
         d, a = cfg.layout.obs_size, cfg.layout.size
-        if self.scale.shape != (d,):
-            raise ValueError(f"model scale has shape {self.scale.shape}, expected ({d},) "
-                             f"for {cfg.preset} with {cfg.num_players} players")
-        width = d
+        width = d + (a if self.advisor is not None else 0)
+        if self.scale.shape != (width,):
+            raise ValueError(f"model scale has shape {self.scale.shape}, expected ({width},) "
+                             f"for {cfg.preset} with {cfg.num_players} players"
+                             + (" and advice" if self.advisor is not None else ""))
         if self.dark_table is not None:
             where = self._dark
             if where.start < 0 or where.stop > d or where.stop <= where.start:
@@ -144,6 +167,8 @@ class PPOAgent(Agent):
                                  f"an observation of {d}")
             width += (where.stop - where.start) * self.dark_table.shape[1]
         for i, (w, b) in enumerate(self.layers):
+            if i == len(self.layers) - 1 and self.advisor is not None:
+                width += a                       # the advice, read again (``logits``)
             if w.ndim != 2 or w.shape[1] != width or b.shape != (w.shape[0],):
                 raise ValueError(f"model layer {i} has weights {w.shape} and bias "
                                  f"{b.shape}; expected ({b.shape[0] if b.ndim else '?'}, "
@@ -172,31 +197,41 @@ class PPOAgent(Agent):
         return agent
 
     # --- acting -----------------------------------------------------------------------
-    def logits(self, observations) -> np.ndarray:
-        """float32[B, A]: the network's action logits (before masking)."""
+    def logits(self, observations, action_masks=None) -> np.ndarray:
+        """float32[B, A]: the network's action logits (before masking). A model with
+        advice needs ``action_masks`` (its advisor's move is an input)."""
         obs = np.asarray(observations, np.float32)
+        if self.advisor is not None:
+            if action_masks is None:
+                raise ValueError(f"this model reads the {self.meta['advice']!r} agent's "
+                                 f"move as an input: pass action_masks to logits()")
+            obs = np.concatenate([obs, advice_features(self.advisor, obs, action_masks)],
+                                 axis=1)
         x = obs * self.scale
         if self.dark_table is not None:
             x = np.concatenate([x, dark_face_features(obs, self._dark, self.dark_table)],
                                axis=1)
         act = _ACTIVATIONS[self.activation]
+        last = len(self.layers) - 1
         for i, (w, b) in enumerate(self.layers):
+            if i == last and self.advisor is not None:     # the advice skips ahead
+                x = np.concatenate([x, obs[:, self.config.layout.obs_size:]], axis=1)
             x = x @ w.T + b
-            if i < len(self.layers) - 1:
+            if i < last:
                 x = act(x)
         return x
 
     def act_batch(self, observations, action_masks) -> np.ndarray:
         obs = np.asarray(observations, np.float32)
         mask = np.asarray(action_masks) != 0
-        if obs.ndim != 2 or obs.shape[1] != self.scale.shape[0] \
+        if obs.ndim != 2 or obs.shape[1] != self.config.layout.obs_size \
                 or mask.shape != (obs.shape[0], self.layers[-1][0].shape[0]):
-            raise ValueError(f"act_batch takes observations[B, {self.scale.shape[0]}] and "
-                             f"masks[B, {self.layers[-1][0].shape[0]}], got {obs.shape} "
-                             f"and {mask.shape}")
+            d, a = self.config.layout.obs_size, self.layers[-1][0].shape[0]
+            raise ValueError(f"act_batch takes observations[B, {d}] and masks[B, {a}], "
+                             f"got {obs.shape} and {mask.shape}")
         if not mask.any(axis=1).all():
             raise ValueError("no legal action in some row: those episodes are over")
-        logits = np.where(mask, self.logits(obs), -np.inf)
+        logits = np.where(mask, self.logits(obs, mask), -np.inf)
         if self.deterministic:
             return logits.argmax(axis=1)
         p = np.exp(logits - logits.max(axis=1, keepdims=True))

@@ -23,6 +23,16 @@ a policy that already plays like the teacher instead of starting from random mov
 the imitation time is not part of ``max_minutes``. An evaluation at step 0 shows where
 PPO starts.
 
+``advice="heuristic"`` (``--advice``) trains a residual policy over that agent: the
+network gets one more input per action, a one-hot of the move the agent would make in
+the same position (``advised``, a wrapper of the training env;
+``agents.ppo.advice_features``), and its action layer reads that one-hot directly, adding
+``advice_weight`` to the advised move's logit from the start
+(``uno_env.sb3.AdvisedPolicy``). PPO thus starts from a policy that follows the adviser
+(and ``imitate`` of the same agent makes it follow it almost always), so a model that
+beats the adviser has learned where to depart from it. The saved policy records the
+adviser and computes its move when it plays.
+
 ``opponents`` are those of ``uno_env.learner.LearnerBatch``; the name ``"self"`` stands
 for a self-play pool: past snapshots of the policy being trained (one snapshot every
 ``snapshot_every`` steps, the last ``pool_size`` kept; each rollout plays against one of
@@ -83,6 +93,47 @@ class SelfPlayPool:
         return self.current.act_batch(observations, action_masks)
 
 
+def advised(venv, advisor):
+    """``venv`` (an SB3 ``VecEnv`` with ``action_masks()``) whose observations end with
+    ``advice_features`` of ``advisor`` (one entry per action; zeros in a finished game's
+    ``terminal_observation``)."""
+    import gymnasium
+    from stable_baselines3.common.vec_env import VecEnvWrapper
+
+    from agents.ppo import advice_features
+
+    base = venv.observation_space
+    actions = venv.action_space.n
+    space = gymnasium.spaces.Box(
+        np.concatenate([base.low, np.zeros(actions, base.dtype)]),
+        np.concatenate([base.high, np.ones(actions, base.dtype)]), dtype=base.dtype)
+
+    class Advised(VecEnvWrapper):
+        def __init__(self):
+            super().__init__(venv, observation_space=space)
+
+        def _advise(self, obs):
+            return np.concatenate(
+                [obs, advice_features(advisor, obs, self.venv.action_masks())], axis=1)
+
+        def reset(self):
+            return self._advise(self.venv.reset())
+
+        def step_wait(self):
+            obs, reward, done, infos = self.venv.step_wait()
+            for info in infos:
+                if "terminal_observation" in info:
+                    last = info["terminal_observation"]
+                    info["terminal_observation"] = np.concatenate(
+                        [last, np.zeros(actions, last.dtype)])
+            return self._advise(obs), reward, done, infos
+
+        def action_masks(self):
+            return self.venv.action_masks()
+
+    return Advised()
+
+
 @dataclass
 class TrainSettings:
     preset: str = "classic"
@@ -111,6 +162,10 @@ class TrainSettings:
     imitate: str | None = None
     imitate_steps: int = 300_000
     imitate_epochs: int = 4
+    #: an agent name whose move in each position is an input of the network (docstring)
+    advice: str | None = None
+    #: the advised move's starting logit bonus (``uno_env.sb3.AdvisedPolicy``)
+    advice_weight: float = 5.0
     rules: dict = field(default_factory=dict)
 
 
@@ -148,27 +203,33 @@ def _uses_self(opponents) -> bool:
 
 
 def imitation_data(teacher: str, config, steps: int, num_envs: int, seed: int,
-                   gamma: float):
+                   gamma: float, advice: str | None = None):
     """``steps`` decisions (rounded up to a multiple of ``num_envs``) of the agent named
     ``teacher`` in the learner seat (drawn per game) against copies of itself. Returns
     ``(obs, masks, actions, returns, complete)``, one row per decision: ``returns`` is
     the discounted return from that decision on, ``complete`` False for the decisions
-    of games still running at the end (their return is unknown)."""
+    of games still running at the end (their return is unknown). ``advice``: an agent
+    name whose ``advice_features`` end every observation, as in ``advised``."""
     from agents import make_agent
+    from agents.ppo import advice_features
     from uno_env.learner import LearnerBatch
 
     agent = make_agent(teacher, config)
+    advisor = None if advice is None else make_agent(advice, config)
     lb = LearnerBatch(num_envs, config.preset, config.num_players, teacher, "random",
                       seed, **config.rule_overrides())
     obs, mask = lb.reset()
     t_max = -(-int(steps) // num_envs)
-    all_obs = np.empty((t_max,) + obs.shape, np.float32)
+    width = obs.shape[1] + (mask.shape[1] if advisor is not None else 0)
+    all_obs = np.empty((t_max, num_envs, width), np.float32)
     all_mask = np.empty((t_max,) + mask.shape, np.uint8)
     actions = np.empty((t_max, num_envs), np.int64)
     rewards = np.empty((t_max, num_envs), np.float32)
     ends = np.empty((t_max, num_envs), bool)
     for t in range(t_max):
-        all_obs[t], all_mask[t] = obs, mask
+        all_obs[t, :, :obs.shape[1]], all_mask[t] = obs, mask
+        if advisor is not None:
+            all_obs[t, :, obs.shape[1]:] = advice_features(advisor, obs, mask)
         actions[t] = agent.act_batch(obs, mask)
         obs, mask, reward, terminated, truncated = lb.step(actions[t])
         rewards[t], ends[t] = reward, terminated | truncated
@@ -237,7 +298,7 @@ def train(out="runs/ppo", progress: bool = True, resume=None, **settings) -> Tra
     from stable_baselines3.common.logger import configure
 
     from uno_env.learner import evaluate
-    from uno_env.sb3 import UnoVecEnv, policy_kwargs
+    from uno_env.sb3 import AdvisedPolicy, UnoVecEnv, policy_kwargs
 
     names = set(TrainSettings.__dataclass_fields__)
     rules = {k: settings.pop(k) for k in list(settings) if k not in names}
@@ -256,6 +317,9 @@ def train(out="runs/ppo", progress: bool = True, resume=None, **settings) -> Tra
     venv = UnoVecEnv(s.num_envs, s.preset, s.num_players,
                      opponents=_opponent_spec(s.opponents, pool), seed=s.seed, **s.rules)
     config = venv.config
+    if s.advice is not None:
+        from agents import make_agent
+        venv = advised(venv, make_agent(s.advice, config))
     for opp in s.eval_opponents:   # fail now, not after an hour of training
         from uno_env.learner import parse_opponents
         parse_opponents(opp, config.num_players)
@@ -265,22 +329,30 @@ def train(out="runs/ppo", progress: bool = True, resume=None, **settings) -> Tra
         model = MaskablePPO.load(resume, env=venv, seed=s.seed, custom_objects={
             "learning_rate": s.learning_rate, "ent_coef": s.ent_coef, "gamma": s.gamma})
     else:
-        model = MaskablePPO("MlpPolicy", venv, n_steps=s.n_steps, batch_size=s.batch_size,
+        policy, kwargs = "MlpPolicy", policy_kwargs(config, tuple(s.hidden))
+        if s.advice is not None:
+            d, a = config.layout.obs_size, config.layout.size
+            policy = AdvisedPolicy
+            kwargs = {**policy_kwargs(config, tuple(s.hidden), extra_inputs=a),
+                      "advice": (d, d + a, s.advice_weight)}
+        model = MaskablePPO(policy, venv, n_steps=s.n_steps, batch_size=s.batch_size,
                             n_epochs=s.n_epochs, learning_rate=s.learning_rate,
                             gamma=s.gamma, ent_coef=s.ent_coef, seed=s.seed, verbose=0,
-                            policy_kwargs=policy_kwargs(config, tuple(s.hidden)))
+                            policy_kwargs=kwargs)
     model.set_logger(configure(str(out), ["csv"]))
     imitation = None
     if s.imitate is not None and resume is None:
         t0 = time.perf_counter()
         data = imitation_data(s.imitate, config, s.imitate_steps, s.num_envs,
-                              s.seed + 2_000_003, s.gamma)
+                              s.seed + 2_000_003, s.gamma, s.advice)
         imitation = {"teacher": s.imitate,
                      **imitate(model, data, s.imitate_epochs, s.seed)}
         imitation["seconds"] = round(time.perf_counter() - t0, 1)
         del data
 
     meta = {"name": "ppo", "opponents": repr(s.opponents), "seed": s.seed}
+    if s.advice is not None:
+        meta["advice"] = s.advice
 
     def snapshot(steps: int) -> PPOAgent:
         return PPOAgent.from_sb3(model, config, trained_steps=int(steps), **meta)

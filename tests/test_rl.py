@@ -24,7 +24,7 @@ from agents.train import imitate, imitation_data, train  # noqa: E402
 from uno_env import env as aec_env  # noqa: E402
 from uno_env import make_config  # noqa: E402
 from uno_env.learner import evaluate  # noqa: E402
-from uno_env.sb3 import UnoVecEnv, policy_kwargs  # noqa: E402
+from uno_env.sb3 import AdvisedPolicy, UnoVecEnv, policy_kwargs  # noqa: E402
 from uno_env.tournament import tournament  # noqa: E402
 
 
@@ -193,6 +193,71 @@ def test_training_with_an_imitation_warm_start_evaluates_its_start(tmp_path):
     assert summary["imitation"]["decisions"] == 512
     rows = (tmp_path / "eval.csv").read_text().splitlines()
     assert rows[1].startswith("0,random,8,")          # the evaluation before PPO
+
+
+def test_a_model_with_advice_reads_the_advisers_move_and_plays_as_trained(tmp_path):
+    # the training env's observations end with a one-hot of the heuristic's move; the
+    # exported numpy policy computes the same input itself, so it acts as torch does
+    from agents import make_agent
+    from agents.ppo import advice_features
+    from agents.train import advised
+    cfg = make_config("classic", 4)
+    heuristic = make_agent("heuristic", cfg)
+    venv = advised(UnoVecEnv(16, "classic", 4, opponents="heuristic", seed=3), heuristic)
+    obs = venv.reset()
+    d, a = cfg.layout.obs_size, cfg.layout.size
+    masks = venv.action_masks()
+    assert obs.shape == (16, d + a) and venv.observation_space.shape == (d + a,)
+    np.testing.assert_array_equal(obs[:, d:].argmax(axis=1),
+                                  heuristic.act_batch(obs[:, :d], masks))
+    assert (obs[:, d:].sum(axis=1) == 1).all() and masks[np.arange(16),
+                                                         obs[:, d:].argmax(axis=1)].all()
+    # a finished game's last observation has no move to advise
+    assert not advice_features(heuristic, obs[:2, :d], np.zeros((2, a), bool)).any()
+    for _ in range(200):
+        obs, _, done, infos = venv.step(np.array(
+            [np.flatnonzero(m)[0] for m in venv.action_masks()]))
+        if done.any():
+            last = infos[int(np.flatnonzero(done)[0])]["terminal_observation"]
+            assert last.shape == (d + a,) and not last[d:].any()
+            break
+    else:
+        pytest.fail("no game ended in 200 steps")
+
+    # the residual policy: before any training it plays the adviser's move
+    model = MaskablePPO(AdvisedPolicy, venv, n_steps=16, batch_size=64, seed=0, verbose=0,
+                        policy_kwargs={**policy_kwargs(cfg, (32,), extra_inputs=a),
+                                       "advice": (d, d + a, 5.0)})
+    data = imitation_data("heuristic", cfg, 2048, 32, seed=1, gamma=0.995,
+                          advice="heuristic")
+    assert data[0].shape == (2048, d + a)
+    np.testing.assert_array_equal(data[0][:, d:].argmax(axis=1), data[2])
+    assert imitate(model, data, 0, seed=0)["agreement"] == 1.0
+    model.learn(256)                      # and the numpy export still acts as torch does
+    agent = PPOAgent.from_sb3(model, cfg, advice="heuristic")
+    obs = venv.reset()
+    masks = venv.action_masks()
+    expected, _ = model.predict(obs, action_masks=masks, deterministic=True)
+    np.testing.assert_array_equal(agent.act_batch(obs[:, :d], masks), expected)
+    loaded = PPOAgent.load(agent.save(tmp_path / "advised.npz"))
+    np.testing.assert_allclose(loaded.logits(obs[:, :d], masks),
+                               agent.logits(obs[:, :d], masks), rtol=1e-6)
+    import torch
+    with torch.no_grad():
+        ours = model.policy.action_net(model.policy.mlp_extractor.forward_actor(
+            model.policy.extract_features(torch.as_tensor(obs),
+                                          model.policy.pi_features_extractor))).numpy()
+    np.testing.assert_allclose(loaded.logits(obs[:, :d], masks), ours, rtol=1e-4,
+                               atol=1e-5)
+    with pytest.raises(ValueError, match="pass action_masks"):
+        loaded.logits(obs[:, :d])
+    resumed = MaskablePPO.load(_save(model, tmp_path / "advised.zip"), env=venv)
+    assert isinstance(resumed.policy, AdvisedPolicy) and resumed.policy.advice[2] == 5.0
+
+
+def _save(model, path):
+    model.save(path)
+    return path
 
 
 def test_training_settings_are_checked_before_training(tmp_path):

@@ -309,6 +309,11 @@ def train(preset: str = _preset_option(),
                                       "moves (e.g. heuristic), then PPO"),
           imitate_steps: int = typer.Option(300_000, min=1, help="decisions of the "
                                             "--imitate agent to copy"),
+          advice: str = typer.Option(None, help="an agent (e.g. heuristic) whose move in "
+                                     "each position is an input of the network; with "
+                                     "--imitate of the same agent PPO starts from it"),
+          advice_weight: float = typer.Option(5.0, help="--advice: the advised move's "
+                                              "starting logit bonus"),
           learning_rate: float = typer.Option(3e-4, min=0.0, help="PPO's learning rate "
                                               "(sb3)"),
           ent_coef: float = typer.Option(0.01, min=0.0, help="PPO's entropy bonus (sb3)"),
@@ -330,8 +335,9 @@ def train(preset: str = _preset_option(),
         if opponents not in (None, "self"):
             raise typer.BadParameter("RLlib training is self-play (every seat is the "
                                      "policy being trained): leave out --opponents")
-        if imitate is not None:
-            raise typer.BadParameter("--imitate warm-starts MaskablePPO (--framework sb3)")
+        if imitate is not None or advice is not None:
+            raise typer.BadParameter("--imitate and --advice are options of MaskablePPO "
+                                     "training (--framework sb3)")
         if resume is not None:
             raise typer.BadParameter("--resume takes an SB3 model.zip; for RLlib restore "
                                      "the checkpoint with Algorithm.from_checkpoint")
@@ -350,8 +356,9 @@ def train(preset: str = _preset_option(),
         num_envs=envs, eval_every=eval_every, eval_games=eval_games,
         eval_opponents=tuple(_csv(eval_opponents)), checkpoint_every=checkpoint_every,
         hidden=tuple(int(h) for h in _csv(hidden)), max_minutes=minutes, threads=threads,
-        imitate=imitate, imitate_steps=imitate_steps, learning_rate=learning_rate,
-        ent_coef=ent_coef, **rules)
+        imitate=imitate, imitate_steps=imitate_steps, advice=advice,
+        advice_weight=advice_weight,
+        learning_rate=learning_rate, ent_coef=ent_coef, **rules)
     typer.echo(f"trained {result.timesteps:,} steps in {result.seconds:.0f} s "
                f"({result.steps_per_second:,.0f} steps/s)")
     _echo_evaluations([r for r in result.evaluations

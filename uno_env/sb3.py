@@ -20,7 +20,8 @@ from typing import Any
 import gymnasium
 import numpy as np
 import torch
-from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+from stable_baselines3.common.torch_layers import BaseFeaturesExtractor, MlpExtractor
 from stable_baselines3.common.vec_env import VecEnv
 
 from uno_env.learner import LearnerBatch
@@ -52,13 +53,14 @@ class ScaledObservation(BaseFeaturesExtractor):
         return torch.cat([x, self.dark_table[index].flatten(1)], dim=1)
 
 
-def policy_kwargs(config, hidden=(256, 256)) -> dict:
+def policy_kwargs(config, hidden=(256, 256), extra_inputs: int = 0) -> dict:
     """``policy_kwargs`` for ``MaskablePPO("MlpPolicy", ...)`` on ``config``: scaled
     observations (UNO Flip: with the dark faces of the cards held decoded,
     ``scaling.dark_face_table``), ReLU MLPs of ``hidden`` units for the policy and the
-    value."""
+    value. ``extra_inputs``: entries a wrapper appends to the observation (unscaled; the
+    advice of ``agents.train``)."""
     scale = observation_scale(config.deck.num_types, config.num_players,
-                              config.layout.obs_size)
+                              config.layout.obs_size + extra_inputs)
     dark = dark_face_table(config)
     if dark is not None:   # the raw face ids, kept (as "held") but brought to unit scale
         scale[dark[0]] = 1.0 / len(dark[1])
@@ -69,6 +71,56 @@ def policy_kwargs(config, hidden=(256, 256)) -> dict:
             "features_extractor_kwargs": extractor,
             "net_arch": {"pi": list(hidden), "vf": list(hidden)},
             "activation_fn": torch.nn.ReLU}
+
+
+class _AdviceSkip(torch.nn.Module):
+    """``MlpExtractor`` whose policy latent ends with the advice one-hot itself (features
+    ``start:stop``), so that the action layer reads it past the hidden layers."""
+
+    def __init__(self, inner: MlpExtractor, start: int, stop: int):
+        super().__init__()
+        self.inner, self.start, self.stop = inner, int(start), int(stop)
+        self.policy_net, self.value_net = inner.policy_net, inner.value_net
+        self.latent_dim_pi = inner.latent_dim_pi + self.stop - self.start
+        self.latent_dim_vf = inner.latent_dim_vf
+
+    def forward(self, features):
+        return self.forward_actor(features), self.forward_critic(features)
+
+    def forward_actor(self, features):
+        return torch.cat([self.policy_net(features), features[:, self.start:self.stop]],
+                         dim=1)
+
+    def forward_critic(self, features):
+        return self.value_net(features)
+
+
+class AdvisedPolicy(MaskableActorCriticPolicy):
+    """A residual policy over an adviser (``agents.train``'s ``advice``): the observation
+    ends with a one-hot of the adviser's move (features ``advice[0]:advice[1]``, where the
+    ``ScaledObservation`` extractor leaves them unscaled), which the hidden layers read
+    and the action layer reads once more directly, starting at ``advice[2]`` times the
+    identity: the logits are the network's plus ``advice[2]`` on the advised move, so
+    before any training the policy follows the adviser, and training learns where to
+    depart from it."""
+
+    def __init__(self, *args, advice=(0, 0, 5.0), **kwargs):
+        self.advice = (int(advice[0]), int(advice[1]), float(advice[2]))
+        super().__init__(*args, **kwargs)
+
+    def _build_mlp_extractor(self) -> None:
+        super()._build_mlp_extractor()
+        self.mlp_extractor = _AdviceSkip(self.mlp_extractor, *self.advice[:2])
+
+    def _build(self, lr_schedule) -> None:
+        super()._build(lr_schedule)
+        start, stop, weight = self.advice
+        hidden = self.mlp_extractor.inner.latent_dim_pi
+        with torch.no_grad():
+            self.action_net.weight[:, hidden:] = weight * torch.eye(stop - start)
+
+    def _get_constructor_parameters(self):
+        return {**super()._get_constructor_parameters(), "advice": self.advice}
 
 
 class UnoVecEnv(VecEnv):
