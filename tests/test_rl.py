@@ -299,6 +299,22 @@ def test_cli_train_and_evaluate(tmp_path):
     result = runner.invoke(app, ["train", "--timesteps", "64", "--opponents", "nobody",
                                  "--out", str(out), "--no-progress"])
     assert result.exit_code != 0 and "unknown opponent 'nobody'" in result.output
+    # a residual policy over the heuristic: the model file names its adviser
+    advised = tmp_path / "advised"
+    result = runner.invoke(app, ["train", "--timesteps", "256", "--envs", "8",
+                                 "--eval-every", "256", "--eval-games", "8", "--hidden",
+                                 "16", "--out", str(advised), "--no-progress",
+                                 "--advice", "heuristic", "--advice-weight", "2"])
+    assert result.exit_code == 0, result.output
+    settings = json.loads((advised / "summary.json").read_text())["settings"]
+    assert (settings["advice"], settings["advice_weight"]) == ("heuristic", 2.0)
+    assert PPOAgent.load(advised / "policy.npz").meta["advice"] == "heuristic"
+    result = runner.invoke(app, ["evaluate", "--model", str(advised / "policy.npz"),
+                                 "--opponents", "random", "--games", "20"])
+    assert result.exit_code == 0 and "vs random" in result.output, result.output
+    result = runner.invoke(app, ["train", "--timesteps", "64", "--advice", "oracle",
+                                 "--out", str(advised), "--no-progress"])
+    assert result.exit_code != 0 and "unknown agent 'oracle'" in result.output
 
 
 def test_flip_policies_read_the_dark_face_of_every_card_held(tmp_path):
