@@ -115,6 +115,11 @@ class _KernelAgent(Agent):
         self._kernel = self._policy.bind(self._code, self._obs, self._mask, cfg.spec,
                                          self._out)
 
+    def __reduce__(self):
+        # rebuilt from its configuration: the compiled entry points do not pickle (Ray
+        # sends Python agents to its workers, a residual PPO model holds one of these)
+        return type(self), (self.config,)
+
     def act(self, observation, action_mask=None) -> int:
         obs, mask = _split(observation, action_mask)
         obs = np.asarray(obs)

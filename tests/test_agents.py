@@ -111,6 +111,19 @@ def test_make_agent_names_and_kernels():
     assert game.action_mask()[a] == 1
 
 
+def test_kernel_agents_pickle_and_act_the_same_after():
+    # Ray ships Python agents to its workers by pickling them
+    import pickle
+    from uno_env.learner import LearnerBatch
+    lb = LearnerBatch(16, "flip", 4, "heuristic", "random", 3)
+    obs, mask = lb.reset()
+    for cls in (GreedyAgent, HeuristicAgent):
+        agent = cls(lb.config)
+        copy = pickle.loads(pickle.dumps(agent))
+        assert type(copy) is cls and copy.config.preset == "flip"
+        np.testing.assert_array_equal(copy.act_batch(obs, mask), agent.act_batch(obs, mask))
+
+
 # --- scenarios ----------------------------------------------------------------------------
 
 OTHERS = ["G1", "G2", "G3", "G4", "G5", "G6", "G7"]

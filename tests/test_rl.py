@@ -251,6 +251,9 @@ def test_a_model_with_advice_reads_the_advisers_move_and_plays_as_trained(tmp_pa
                                atol=1e-5)
     with pytest.raises(ValueError, match="pass action_masks"):
         loaded.logits(obs[:, :d])
+    import pickle                                     # as Ray sends it to a worker
+    np.testing.assert_array_equal(pickle.loads(pickle.dumps(loaded)).act_batch(
+        obs[:, :d], masks), expected)
     resumed = MaskablePPO.load(_save(model, tmp_path / "advised.zip"), env=venv)
     assert isinstance(resumed.policy, AdvisedPolicy) and resumed.policy.advice[2] == 5.0
 
