@@ -366,7 +366,9 @@ class BenchmarkCard:
                  f"uno-env {d['uno_env']}; wall time {d['run']['wall_seconds']:.0f} s ("
                  + (f"{d['run']['cpu_seconds']:.0f} s of CPU, "
                     if d['run']['cpu_seconds'] else "")
-                 + f"{d['run']['threads']} thread(s), {d['run']['backend']} backend; "
+                 + (f"{d['run']['threads']} thread(s)" if d['run']['threads'] is not None
+                    else "numba's default threads")
+                 + f", {d['run']['backend']} backend; "
                  f"per track: " + ", ".join(f"{k} {v:.0f} s" for k, v in
                                             d['run']['track_seconds'].items()) + ")."]
         if not self.standard:
