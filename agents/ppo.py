@@ -157,8 +157,8 @@ class PPOAgent(Agent):
         d, a = cfg.layout.obs_size, cfg.layout.size
         width = d + (a if self.advisor is not None else 0)
         if self.scale.shape != (width,):
-            raise ValueError(f"model scale has shape {self.scale.shape}, expected ({width},) "
-                             f"for {cfg.preset} with {cfg.num_players} players"
+            raise ValueError(f"model scale has shape {self.scale.shape}, expected "
+                             f"({width},) for {cfg.preset} with {cfg.num_players} players"
                              + (" and advice" if self.advisor is not None else ""))
         if self.dark_table is not None:
             where = self._dark
