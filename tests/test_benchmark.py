@@ -154,6 +154,9 @@ def test_the_card_round_trips_through_json_and_rerates():
     _same_card(back.to_dict(), card.to_dict())
     back.rerate(B.load_anchors())
     assert back.tracks[0].rating is not None
+    assert "1 thread(s), local backend" in card.markdown()
+    card.threads = None                          # a run left to numba's default
+    assert "numba's default threads, local backend" in card.markdown()
 
 
 # --- bad input ---------------------------------------------------------------------------
