@@ -230,7 +230,9 @@ def imitation_data(teacher: str, config, steps: int, num_envs: int, seed: int,
         all_obs[t, :, :obs.shape[1]], all_mask[t] = obs, mask
         if advisor is not None:
             all_obs[t, :, obs.shape[1]:] = advice_features(advisor, obs, mask)
-        actions[t] = agent.act_batch(obs, mask)
+        # the teacher as its own adviser: its move is already the advice's one-hot
+        actions[t] = all_obs[t, :, obs.shape[1]:].argmax(axis=1) if advice == teacher \
+            else agent.act_batch(obs, mask)
         obs, mask, reward, terminated, truncated = lb.step(actions[t])
         rewards[t], ends[t] = reward, terminated | truncated
     returns = np.zeros_like(rewards)

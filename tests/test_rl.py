@@ -232,6 +232,7 @@ def test_a_model_with_advice_reads_the_advisers_move_and_plays_as_trained(tmp_pa
                           advice="heuristic")
     assert data[0].shape == (2048, d + a)
     np.testing.assert_array_equal(data[0][:, d:].argmax(axis=1), data[2])
+    np.testing.assert_array_equal(heuristic.act_batch(data[0][:, :d], data[1]), data[2])
     assert imitate(model, data, 0, seed=0)["agreement"] == 1.0
     model.learn(256)                      # and the numpy export still acts as torch does
     agent = PPOAgent.from_sb3(model, cfg, advice="heuristic")

@@ -79,8 +79,10 @@ class _AdviceSkip(torch.nn.Module):
 
     def __init__(self, inner: MlpExtractor, start: int, stop: int):
         super().__init__()
-        self.inner, self.start, self.stop = inner, int(start), int(stop)
+        self.start, self.stop = int(start), int(stop)
+        # the inner extractor's networks, registered once (under their usual names)
         self.policy_net, self.value_net = inner.policy_net, inner.value_net
+        self.hidden_dim_pi = inner.latent_dim_pi
         self.latent_dim_pi = inner.latent_dim_pi + self.stop - self.start
         self.latent_dim_vf = inner.latent_dim_vf
 
@@ -115,7 +117,7 @@ class AdvisedPolicy(MaskableActorCriticPolicy):
     def _build(self, lr_schedule) -> None:
         super()._build(lr_schedule)
         start, stop, weight = self.advice
-        hidden = self.mlp_extractor.inner.latent_dim_pi
+        hidden = self.mlp_extractor.hidden_dim_pi
         with torch.no_grad():
             self.action_net.weight[:, hidden:] = weight * torch.eye(stop - start)
 
