@@ -5,6 +5,13 @@ ratings, ``docs/leaderboard.md`` and the README's headline table.
     python benchmarks/leaderboard.py --play random,greedy,heuristic --tracks all
     python benchmarks/leaderboard.py --play mcts:10 --tracks classic-2p
     python benchmarks/leaderboard.py --play none             # refit and rewrite only
+    python benchmarks/leaderboard.py --complete              # only the missing games
+
+``--complete`` plays, for every stored card (``--play`` narrows the agents), only the
+games against panel members missing from it: after a version that adds a member and
+changes nothing else, a stored card of the earlier version is carried over (its games
+are the same games, ``BenchmarkCard.from_dict(carry=True)`` checks the protocol) and
+gains its results against the new member alone.
 
 Steps: (1) play the cards asked for (``uno_env.benchmark.benchmark``, the standard
 protocol) and store each agent's raw card in ``benchmarks/cards/`` (a track played again
@@ -47,7 +54,7 @@ def _file(agent: str) -> str:
 def stored_cards() -> dict[str, BenchmarkCard]:
     cards = {}
     for path in sorted(CARDS.glob("*.json")):
-        card = BenchmarkCard.from_dict(json.loads(path.read_text()))
+        card = BenchmarkCard.from_dict(json.loads(path.read_text()), carry=True)
         cards[card.agent] = card
     return cards
 
@@ -63,13 +70,35 @@ def play(agents, tracks, threads) -> None:
               flush=True)
         path = CARDS / f"{_file(agent)}.json"
         if path.exists():          # keep the tracks not played now
-            old = BenchmarkCard.from_dict(json.loads(path.read_text()))
+            old = BenchmarkCard.from_dict(json.loads(path.read_text()), carry=True)
             played = {t.track.name for t in card.tracks}
             card.tracks = [t for t in old.tracks if t.track.name not in played] + card.tracks
             order = list(TRACKS)
             card.tracks.sort(key=lambda t: order.index(t.track.name))
             card.seconds = sum(t.seconds for t in card.tracks)
         path.write_text(json.dumps(card.to_dict(), indent=2) + "\n")
+
+
+def complete(agents, threads) -> None:
+    """Play every stored card's missing games (its tracks' panel members it has not
+    played) and store the card again, results in panel order."""
+    for agent, card in stored_cards().items():
+        if agents is not None and agent not in agents:
+            continue
+        for t in card.tracks:
+            if not t.missing:
+                continue
+            start = time.perf_counter()
+            new = benchmark(agent, t.track.name, threads=threads, progress=True,
+                            anchors={}, opponents=t.missing).tracks[0]
+            order = list(t.track.panel)
+            t.results = sorted(t.results + new.results,
+                               key=lambda r: order.index(r["opponent"]))
+            t.seconds += new.seconds
+            card.seconds += new.seconds
+            print(f"{agent}: {t.track.name} against {', '.join(r['opponent'] for r in new.results)}"
+                  f" {time.perf_counter() - start:.0f} s", flush=True)
+        (CARDS / f"{_file(agent)}.json").write_text(json.dumps(card.to_dict(), indent=2) + "\n")
 
 
 def fit_anchors(cards: dict[str, BenchmarkCard]) -> dict:
@@ -170,12 +199,17 @@ def main(argv=None) -> None:
                     "(every reference agent) or none")
     ap.add_argument("--tracks", default="all", help="tracks to play them on (comma-"
                     "separated or all)")
+    ap.add_argument("--complete", action="store_true", help="play only the stored "
+                    "cards' missing games (of the --play agents, or every card)")
     ap.add_argument("--threads", type=int, default=None)
     args = ap.parse_args(argv)
     agents = reference_agents() if args.play == "all" else \
         [] if args.play == "none" else [a for a in args.play.split(",") if a]
-    tracks = get_tracks("all" if args.tracks == "all" else args.tracks.split(","))
-    play(agents, tracks, args.threads)
+    if args.complete:
+        complete(None if args.play == "all" else agents, args.threads)
+    else:
+        tracks = get_tracks("all" if args.tracks == "all" else args.tracks.split(","))
+        play(agents, tracks, args.threads)
     cards = stored_cards()
     anchors = fit_anchors(cards)
     ANCHORS_PATH.write_text(json.dumps(anchors, indent=2) + "\n")

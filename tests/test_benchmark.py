@@ -5,6 +5,7 @@ Game counts are tiny (``games=`` makes a non-standard card); the panel's search 
 play a few games each."""
 import json
 import math
+import pathlib
 import textwrap
 
 import pytest
@@ -15,6 +16,7 @@ from uno_env.cli import app
 from uno_env.config import make_config
 
 runner = CliRunner()
+ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
 def _same_card(a: dict, b: dict) -> None:
@@ -157,6 +159,38 @@ def test_the_card_round_trips_through_json_and_rerates():
     assert "1 thread(s), local backend" in card.markdown()
     card.threads = None                          # a run left to numba's default
     assert "numba's default threads, local backend" in card.markdown()
+
+
+def test_the_games_against_some_members_replay_the_committed_cards_and_carry_over():
+    """``opponents=`` plays some members only (an incomplete, unrated card); its results
+    equal the committed leaderboard card's (the same games today), and a card of an
+    earlier version is carried over only while its protocol is unchanged."""
+    committed = json.loads((ROOT / "benchmarks" / "cards" / "greedy.json").read_text())
+    card = B.benchmark("greedy", "classic-2p", threads=1, opponents=["random", "greedy"])
+    (track,) = card.tracks
+    assert track.missing == [m for m in B.TRACKS["classic-2p"].panel
+                             if m not in ("random", "greedy")]
+    assert track.rating is None and "not played yet against heuristic" in card.markdown()
+    stored = {r["opponent"]: r for r in committed["tracks"][0]["results"]}
+    assert [r["games"] for r in track.results] == [4000, 4000]
+    for r in track.results:
+        assert r == stored[r["opponent"]]
+    old = dict(card.to_dict(), benchmark="uno-bench/0")
+    with pytest.raises(ValueError, match="a card of benchmark 'uno-bench/0'"):
+        B.BenchmarkCard.from_dict(old)
+    back = B.BenchmarkCard.from_dict(old, carry=True)
+    assert back.tracks[0].results == track.results
+    assert back.tracks[0].missing == track.missing
+    changed = json.loads(json.dumps(old))
+    changed["tracks"][0]["track"]["seed"] = 7
+    with pytest.raises(ValueError, match="changed its seed .7 -> 1802.: play it again"):
+        B.BenchmarkCard.from_dict(changed, carry=True)
+    changed = json.loads(json.dumps(old))
+    changed["tracks"][0]["results"][1]["games"] = 400
+    with pytest.raises(ValueError, match="now plays 4000 games against 'greedy', not 400"):
+        B.BenchmarkCard.from_dict(changed, carry=True)
+    with pytest.raises(ValueError, match=r"opponents \['ppo_flip_4p'\] are not panel members"):
+        B.benchmark("greedy", "classic-2p", opponents=["ppo_flip_4p"])
 
 
 # --- bad input ---------------------------------------------------------------------------

@@ -295,6 +295,14 @@ class TrackResult:
         return 1.0 / self.track.num_players
 
     @property
+    def missing(self) -> list[str]:
+        """The panel members this result has not played (none on a complete card)."""
+        if self.skipped:
+            return []
+        played = {r["opponent"] for r in self.results}
+        return [m for m in self.track.panel if m not in played]
+
+    @property
     def mean_ratio(self) -> float | None:
         if not self.results:
             return None
@@ -339,12 +347,19 @@ class BenchmarkCard:
                                           for t in self.tracks}}}
 
     @classmethod
-    def from_dict(cls, d: dict) -> "BenchmarkCard":
+    def from_dict(cls, d: dict, carry: bool = False) -> "BenchmarkCard":
         """A card back from its ``to_dict`` (``card.json``); ValueError for a card of
-        another benchmark version."""
+        another benchmark version, unless ``carry``: then a card of an earlier version
+        is taken over when every result it holds was played under a protocol this
+        version keeps (the same preset, players, rules, seed, and games against that
+        member: the same games, so the same result), and ValueError names what changed.
+        Results against members that left the panel are dropped; members that joined it
+        are missing from the card (``TrackResult.missing``) until played."""
         if d.get("benchmark") != BENCHMARK_VERSION:
-            raise ValueError(f"a card of benchmark {d.get('benchmark')!r}, not "
-                             f"{BENCHMARK_VERSION!r}")
+            if not carry:
+                raise ValueError(f"a card of benchmark {d.get('benchmark')!r}, not "
+                                 f"{BENCHMARK_VERSION!r}")
+            d = _carried(d)
         run = d.get("run", {})
         tracks = [TrackResult(TRACKS[t["track"]["name"]], list(t["results"]), t["rating"],
                               t["skipped"], run.get("track_seconds", {}).get(
@@ -357,8 +372,8 @@ class BenchmarkCard:
         """Rate every track again against ``anchors`` (``load_anchors()``'s form)."""
         for t in self.tracks:
             if not t.skipped:
-                t.rating = rate_agent(t.results, t.track.num_players,
-                                      anchor_ratings(t.track, anchors))
+                t.rating = None if t.missing else rate_agent(
+                    t.results, t.track.num_players, anchor_ratings(t.track, anchors))
 
     def markdown(self, heading: str = "#") -> str:
         d = self.to_dict()
@@ -385,9 +400,10 @@ class BenchmarkCard:
             r = t.rating
             lines.append("Rating (headline): " + (
                 f"**{r['elo']:.0f}** [{r['ci_low']:.0f}, {r['ci_high']:.0f}]" if r else
+                f"none (not played yet against {', '.join(t.missing)})" if t.missing else
                 "none (no anchors for this benchmark version: run "
-                "benchmarks/leaderboard.py)") + f"; mean win rate / chance "
-                f"{t.mean_ratio:.2f}.")
+                "benchmarks/leaderboard.py)") + "; mean win rate / chance "
+                + ("n/a." if t.mean_ratio is None else f"{t.mean_ratio:.2f}."))
             if tr.absent:
                 lines.append(f"Not in this version's panel (no anchor rating yet): "
                              f"{', '.join(tr.absent)}.")
@@ -433,6 +449,35 @@ class BenchmarkCard:
         return paths
 
 
+def _carried(d: dict) -> dict:
+    """``d`` (a card of an earlier version) with the results this version keeps
+    (``BenchmarkCard.from_dict``)."""
+    where = f"the {d.get('agent')!r} card of {d.get('benchmark')!r}"
+    if d.get("games_override") is not None:
+        raise ValueError(f"{where} is non-standard: play it again")
+    tracks = []
+    for t in d["tracks"]:
+        old, name = t["track"], t["track"]["name"]
+        if name not in TRACKS:
+            raise ValueError(f"{where}: track {name!r} is not in {BENCHMARK_VERSION!r}")
+        now = TRACKS[name]
+        for key in ("preset", "num_players", "rules", "seed"):
+            if old[key] != now.to_dict()[key]:
+                raise ValueError(f"{where}: track {name!r} changed its {key} "
+                                 f"({old[key]!r} -> {now.to_dict()[key]!r}): play it again")
+        results = []
+        for r in t["results"]:
+            if r["opponent"] not in now.panel:
+                continue
+            if r["games"] != now.games[r["opponent"]]:
+                raise ValueError(f"{where}: track {name!r} now plays "
+                                 f"{now.games[r['opponent']]} games against "
+                                 f"{r['opponent']!r}, not {r['games']}: play it again")
+            results.append(r)
+        tracks.append(dict(t, results=results, rating=None))
+    return dict(d, tracks=tracks, benchmark=BENCHMARK_VERSION)
+
+
 def _result(opponent: str, winner: np.ndarray, num_players: int) -> dict:
     """The agent's wins against one member: ``winner[s, i]`` is the winning seat of game
     ``i`` with the agent in seat ``s``."""
@@ -447,12 +492,15 @@ def _result(opponent: str, winner: np.ndarray, num_players: int) -> dict:
 
 def benchmark(agent: str, tracks="all", games: int | None = None,
               threads: int | None = None, backend: str = "local", address=None,
-              progress: bool = False, anchors: dict | None = None) -> BenchmarkCard:
+              progress: bool = False, anchors: dict | None = None,
+              opponents=None) -> BenchmarkCard:
     """Play ``agent`` (a spec, module docstring) on ``tracks`` (``"all"``, a name or a
     list) against every panel member; the report card. ``games`` overrides every
     member's number of games (rounded up to a multiple of the players): the card is then
     marked non-standard. ``threads`` and ``backend`` (``"local"`` or ``"ray"``) change
-    the speed, never the card (but its ``run`` entry)."""
+    the speed, never the card (but its ``run`` entry). ``opponents`` (a list of panel
+    members) plays only those (the leaderboard's way to add a new member's games to the
+    stored cards): such a card is incomplete (``TrackResult.missing``) and unrated."""
     from uno_env.config import make_config
     from uno_env.tournament import BACKENDS, play_lineups
     chosen = get_tracks(tracks)
@@ -461,6 +509,13 @@ def benchmark(agent: str, tracks="all", games: int | None = None,
     if games is not None and (isinstance(games, bool) or not isinstance(games, int)
                               or games < 1):
         raise ValueError(f"games must be a positive integer, got {games!r}")
+    if opponents is not None:
+        opponents = [opponents] if isinstance(opponents, str) else list(opponents)
+        members = {m for tr in chosen for m in tr.panel}
+        bad = [m for m in opponents if m not in members]
+        if bad or not opponents:
+            raise ValueError(f"opponents {bad or opponents!r} are not panel members of "
+                             f"the track(s); valid: {', '.join(sorted(members))}")
     anchors = load_anchors() if anchors is None else anchors
     plan = []                      # (track result, candidate, [(member, games)])
     for tr in chosen:
@@ -469,7 +524,7 @@ def benchmark(agent: str, tracks="all", games: int | None = None,
         members = [] if skipped else [
             (_member(m, config, tr.seed),
              tr.games[m] if games is None else -(-games // tr.num_players) * tr.num_players)
-            for m in tr.panel]
+            for m in tr.panel if opponents is None or m in opponents]
         plan.append((TrackResult(tr, skipped=skipped), cand, members))
     bar = None
     if progress:
@@ -500,8 +555,9 @@ def benchmark(agent: str, tracks="all", games: int | None = None,
                                    tr.rules, winner, points, backend, address, bar)
                 used = used if ran is None else ran
                 result.results.append(_result(name, winner, p))
-            result.rating = rate_agent(result.results, tr.num_players,
-                                       anchor_ratings(tr, anchors))
+            if not result.missing:
+                result.rating = rate_agent(result.results, tr.num_players,
+                                           anchor_ratings(tr, anchors))
             result.seconds = time.perf_counter() - t0
     finally:
         if bar is not None:
