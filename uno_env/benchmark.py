@@ -54,7 +54,7 @@ import numpy as np
 from uno_env.stats import Z95, wilson
 
 #: the benchmark's version: every card carries it; any change to a track bumps it
-BENCHMARK_VERSION = "uno-bench/3"
+BENCHMARK_VERSION = "uno-bench/4"
 #: the panel's search agents: a weak and a strong budget
 MCTS_LOW, MCTS_HIGH = "mcts:10", "mcts:50"
 ANCHORS_PATH = Path(__file__).with_name("benchmark_anchors.json")
@@ -113,7 +113,7 @@ TRACKS: dict[str, Track] = {t.name: t for t in (
           "the house rules most people actually play (preset street: stack any +2/+4 "
           "on each other, 7-0 swaps, jump-in, draw until playable), four players"),
     Track("flip-4p", "flip", 4, 1824, _games(4000, 400, 120, 4000, "ppo_flip_4p"),
-          "ppo_flip_4p", False, "UNO Flip (preset flip), four players"),
+          "ppo_flip_4p", True, "UNO Flip (preset flip), four players"),
     Track("onepiece-4p", "onepiece", 4, 1834, _games(4000, 400, 120, 4000, "ppo_onepiece_4p"),
           "ppo_onepiece_4p", True, "UNO One Piece (preset onepiece), four players"),
 )}
