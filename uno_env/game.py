@@ -91,6 +91,7 @@ class Game(ReplayMixin):
         self._double_sided = cfg.deck.double_sided
         self._current = 0
         self._actions: list[tuple[int, int, int]] = []
+        self._name_cache: tuple | None = None     # (dark faces, every type's name)
 
     def reset(self, seed: int = 0, index: int = 0, pairing=None) -> None:
         """Deal a new match from ``seed`` (``index`` picks another game of the same seed:
@@ -132,7 +133,7 @@ class Game(ReplayMixin):
     @property
     def pairing(self) -> list[str]:
         """Flip deck: every card of this match as ``"light|dark"`` (docs/rules.md 5)."""
-        return [self._name(t) for t in range(self.config.deck.num_types)]
+        return list(self._names())
 
     @property
     def side(self) -> str:
@@ -143,8 +144,19 @@ class Game(ReplayMixin):
         """The match's dark face per card type (flip deck), else None."""
         return self._state.dark_face[0] if self._double_sided else None
 
+    def _names(self) -> list[str]:
+        """Every card type's notation in this match, named once per dark-face pairing
+        (``hand``, ``draw_pile`` and ``discard`` name up to a deck of cards per call)."""
+        dark = self._dark()
+        key = None if dark is None else dark.tobytes()
+        if self._name_cache is None or self._name_cache[0] != key:
+            names = [self.layout.card_name(t, dark)
+                     for t in range(self.config.deck.num_types)]
+            self._name_cache = (key, names)
+        return self._name_cache[1]
+
     def _name(self, t) -> str:
-        return self.layout.card_name(int(t), self._dark())
+        return self._names()[int(t)]
 
     def _refresh(self) -> None:
         """Recompute the cached mask and observation after the state was changed
@@ -453,7 +465,8 @@ class Game(ReplayMixin):
     def hand(self, seat: int) -> list[str]:
         """Cards in ``seat``'s hand, in deck order."""
         counts = self._state.hands[0, check_seat(seat, self.num_players)]
-        return [self._name(t) for t in np.flatnonzero(counts) for _ in range(counts[t])]
+        names = self._names()
+        return [names[t] for t in np.flatnonzero(counts) for _ in range(counts[t])]
 
     @property
     def hand_sizes(self) -> list[int]:
@@ -482,13 +495,15 @@ class Game(ReplayMixin):
     def draw_pile(self) -> list[str]:
         """The draw pile, top first (hidden information: for tests and debugging)."""
         n = self.draw_pile_size
-        return [self._name(t) for t in self._state.draw_pile[0, :n][::-1]]
+        names = self._names()
+        return [names[t] for t in self._state.draw_pile[0, :n][::-1].tolist()]
 
     @property
     def discard(self) -> list[str]:
         """The discard pile, bottom first (the last one is ``top``)."""
         n = int(self._state.info[0, C.I_DISCARD_LEN])
-        return [self._name(t) for t in self._state.discard[0, :n]]
+        names = self._names()
+        return [names[t] for t in self._state.discard[0, :n].tolist()]
 
     @property
     def is_over(self) -> bool:
