@@ -4,6 +4,7 @@ Reward bookkeeping is checked on scenarios with exact outcomes, and the whole ad
 checked against a replay of the same games through ``Game`` with the Python agents."""
 from __future__ import annotations
 
+import numba
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
@@ -152,6 +153,73 @@ def test_illegal_action_is_refused_and_nothing_changes():
     with pytest.raises(ValueError, match="not legal in game 1; legal moves: "):
         batch.step(bad)
     np.testing.assert_array_equal(batch.obs, before)
+
+
+TWO = min(2, numba.config.NUMBA_NUM_THREADS)
+
+
+def _run_steps(threads, preset, opponents, auto_reset=True, num_envs=40, steps=120):
+    """Every output of ``steps`` steps (deterministic legal actions) on ``threads``."""
+    batch = LearnerBatch(num_envs, preset, 4, opponents=opponents, seed=9,
+                         auto_reset=auto_reset, threads=threads)
+    assert batch.threads == threads
+    obs, mask = batch.reset()
+    rng = np.random.default_rng(3)
+    out = []
+    for _ in range(steps):
+        actions = (rng.random(mask.shape) * mask).argmax(axis=1)
+        obs, mask, reward, term, trunc = batch.step(actions)
+        out.append([x.copy() for x in (obs, mask, reward, term, trunc, batch.final_obs,
+                                       batch.game_index)])
+    return out
+
+
+@pytest.mark.parametrize("preset, opponents, auto_reset", [
+    ("classic", "heuristic", True),
+    ("classic", [["greedy"], ["random", "heuristic", "greedy"]], False),
+    ("street", "heuristic", True),
+    ("flip", "greedy", True),
+    ("onepiece", "heuristic", True),
+])
+def test_same_games_on_one_thread_and_on_two(preset, opponents, auto_reset):
+    """A step split over threads plays each slot's share on its own and deals the
+    successors of ended games in slot order: the games are the one-thread games."""
+    one = _run_steps(1, preset, opponents, auto_reset)
+    two = _run_steps(TWO, preset, opponents, auto_reset)
+    ended = sum(int(step[3].sum() + step[4].sum()) for step in one)
+    assert ended >= 40            # every slot ended at least once (once without auto-reset)
+    for a, b in zip(one, two):
+        for x, y in zip(a, b):
+            np.testing.assert_array_equal(x, y)
+
+
+def test_threads_with_a_python_opponent_and_an_illegal_action():
+    greedy = GreedyAgent(LearnerBatch(1, "classic", 4).config)
+    one = _run_steps(1, "classic", [["heuristic"], [greedy]], steps=60)
+    two = _run_steps(TWO, "classic", [["heuristic"], [greedy]], steps=60)
+    for a, b in zip(one, two):
+        for x, y in zip(a, b):
+            np.testing.assert_array_equal(x, y)
+    batch = LearnerBatch(6, "classic", 2, opponents="random", seed=0, threads=TWO)
+    obs, mask = batch.reset()
+    state = [x.copy() for x in batch._state]
+    bad = mask.argmax(axis=1)
+    bad[4] = mask[4].argmin()
+    with pytest.raises(ValueError, match="not legal in game 4; legal moves: "):
+        batch.step(bad)
+    for x, y in zip(state, batch._state):
+        np.testing.assert_array_equal(x, y)
+
+
+def test_threads_default_and_bad_values():
+    cores = numba.config.NUMBA_NUM_THREADS
+    assert LearnerBatch(8, "classic", 2).threads == 1
+    assert LearnerBatch(4096, "classic", 2).threads == min(cores, 4096 // 128)
+    assert LearnerBatch(8, "classic", 2, opponents="mcts:2", threads=TWO).threads == 1
+    for bad in (0, True, cores + 1, 1.5):
+        with pytest.raises(ValueError, match=f"threads must be None or an integer from 1 "
+                                             f"to {cores}, got {bad!r}"):
+            LearnerBatch(8, "classic", 2, threads=bad)
 
 
 @pytest.mark.parametrize("opponents, message", [

@@ -8,7 +8,7 @@ threads; ``VectorEnv`` steps/s at B = 1024 (observation and mask included; the r
 actions are drawn outside the timed step), with the float32 observation and with
 ``obs_dtype="uint8"``; ``LearnerBatch`` (the path of the SB3 and Gymnasium learner envs)
 at B = 1024, learner steps/s with the three other seats played by ``heuristic`` inside
-the kernel; the AEC ``env()`` with random legal actions chosen in Python; RLCard's UNO (2 players, its simplified rules) when rlcard is
+the kernel, on one thread and on all threads (``LearnerBatch(threads=)``); the AEC ``env()`` with random legal actions chosen in Python; RLCard's UNO (2 players, its simplified rules) when rlcard is
 installed. Ratios compare decisions per second, the like-for-like figure: a random
 agent of the official rules draws freely (drawing is always legal), so its games last
 far longer than RLCard's, where drawing is legal only without a playable card.
@@ -73,10 +73,16 @@ def bench_vector(players, seconds, batch=1024, preset="classic", obs_dtype="floa
 
 
 def bench_learner(players, seconds, batch=1024, preset="classic", opponents="heuristic",
-                  **rules):
-    """Learner steps/s of ``LearnerBatch``: random legal learner actions (drawn outside
-    the timed step), ``opponents`` in every other seat."""
+                  threads=1, **rules):
+    """Learner steps/s of ``LearnerBatch`` on ``threads``: random legal learner actions
+    (drawn outside the timed step), ``opponents`` in every other seat."""
+    import inspect
+
     from uno_env.learner import LearnerBatch
+    if "threads" in inspect.signature(LearnerBatch).parameters:
+        rules["threads"] = threads
+    elif threads != 1:          # a checkout from before LearnerBatch(threads=)
+        raise TypeError("LearnerBatch has no threads argument")
     lb = LearnerBatch(batch, preset, players, opponents=opponents, seed=0, **rules)
     _, mask = lb.reset()
     rng = np.random.default_rng(0)
@@ -181,6 +187,11 @@ def main(argv=None, rules: dict | None = None):
     learner = _optional(bench_learner, p, s, preset=args.preset, **rules)
     if learner is not None:
         rows["LearnerBatch B=1024 vs heuristic"] = learner
+    if all_threads > 1:
+        learner = _optional(bench_learner, p, s, preset=args.preset, threads=all_threads,
+                            **rules)
+        if learner is not None:
+            rows[f"LearnerBatch vs heuristic, {all_threads} thr"] = learner
     rows["AEC env()"] = bench_aec(p, s, args.preset, **rules)
     if args.preset != "classic" or rules:  # the classic reference, in the same run
         rows["simulate, 1 thread, classic"] = bench_simulate(p, 1, s, "classic")

@@ -27,6 +27,13 @@ learner's included) and draws from the game's search stream
 games do not depend on the batch size. A batch with a search opponent runs on the
 ``search`` entry point (``engine.search``); the others never compile it.
 
+``threads`` splits a step's games over Python threads running the kernel side by side
+(it releases the GIL): each thread plays its share of the slots, and the games that
+ended get their successors afterwards in slot order, so the games are the same on any
+number of threads (the default: every core for a batch of at least
+``ROWS_PER_THREAD`` games a thread; one thread with a search opponent, whose search
+buffers are shared).
+
 ``seat`` is the learner's seat, or "random" for a seat drawn per game. Game ``i`` of a
 seed deals the same cards as ``Game(...).reset(seed, index=i)``. ``num_players``
 defaults to 4, as everywhere in the package (``env``, ``Game``, ``VectorEnv``).
@@ -42,9 +49,11 @@ Version History (``SingleAgentEnv``; CHANGELOG.md has the project's log)
 """
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import gymnasium
+import numba
 import numpy as np
 
 from uno_env.actions import action_id
@@ -117,6 +126,20 @@ def parse_opponents(opponents, num_players: int):
     return np.array(table, np.int32).reshape(len(table), n), externals
 
 
+#: the fewest games a thread steps when ``threads`` is left to the default (below it,
+#: handing the work to a thread costs more than it saves)
+ROWS_PER_THREAD = 128
+_POOLS: dict[int, ThreadPoolExecutor] = {}
+
+
+def _pool(threads: int) -> ThreadPoolExecutor:
+    """One pool per thread count, shared by every batch of the process."""
+    if threads not in _POOLS:
+        _POOLS[threads] = ThreadPoolExecutor(max_workers=threads,
+                                             thread_name_prefix="uno-env-learner")
+    return _POOLS[threads]
+
+
 class LearnerBatch:
     """``num_envs`` games in which one seat learns (see the module docstring).
 
@@ -128,10 +151,15 @@ class LearnerBatch:
 
     def __init__(self, num_envs: int, preset: str = "classic", num_players: int = 4,
                  opponents: Any = "random", seat: int | str = "random", seed: int = 0,
-                 auto_reset: bool = True, **rules):
+                 auto_reset: bool = True, threads: int | None = None, **rules):
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) \
                 or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+        cores = numba.config.NUMBA_NUM_THREADS
+        if threads is not None and (isinstance(threads, bool) or not isinstance(
+                threads, (int, np.integer)) or not 1 <= threads <= cores):
+            raise ValueError(f"threads must be None or an integer from 1 to {cores}, got "
+                             f"{threads!r}")
         self.config = cfg = make_config(preset, num_players, **rules)
         self.layout = cfg.layout
         self.num_envs = int(num_envs)
@@ -167,6 +195,17 @@ class LearnerBatch:
             self._no_codes = np.zeros(1, np.int64)
         else:
             self._kernel = kernels(cfg.variant).learner
+        if threads is None:
+            threads = max(1, min(cores, self.num_envs // ROWS_PER_THREAD))
+        #: the threads a step uses (one with a search opponent)
+        self.threads = 1 if self.searches else min(int(threads), self.num_envs)
+        # each thread's slots, and its own scratch for the numba opponents' decisions
+        self._parts = [(rows, self._lb if k == 0 else self._lb._replace(
+                            scratch_mask=np.zeros_like(self._lb.scratch_mask),
+                            scratch_obs=np.zeros_like(self._lb.scratch_obs),
+                            scratch_work=np.zeros_like(self._lb.scratch_work)))
+                       for k, rows in enumerate(np.array_split(
+                           np.arange(self.num_envs, dtype=np.int64), self.threads))]
         self._ready = False
 
     def _call(self, op, arg=0, rows=None, actions=None, obs=None, mask=None) -> int:
@@ -245,13 +284,36 @@ class LearnerBatch:
             raise ValueError("call reset() before step()")
         actions = as_actions(actions, self.num_envs)
         lb = self._lb
-        bad = self._call(K.OP_STEP, actions=actions)
+        bad = self._call(K.OP_STEP, actions=actions) if self.threads == 1 else \
+            self._step_threads(actions)
         if bad >= 0:
             raise ValueError(f"action {int(actions[bad])} is not legal in game {bad}; legal "
                              f"moves: {', '.join(self._legal_moves(bad))}. No game was "
                              f"stepped.")
         self._run_externals()
         return lb.obs, lb.mask, lb.reward, lb.terminated, lb.truncated
+
+    def _step_threads(self, actions) -> int:
+        """``OP_STEP`` split over ``self.threads`` (module docstring): the actions are
+        checked first, so an illegal one changes nothing. Returns -1 or its slot."""
+        lb = self._lb
+        waits = lb.waiting == K.LEARNER
+        legal = (actions >= 0) & (actions < lb.mask.shape[1]) & waits
+        rows = np.flatnonzero(legal)
+        legal[rows] = lb.mask[rows, actions[rows]] != 0
+        bad = np.flatnonzero(waits & ~legal)
+        if len(bad):
+            return int(bad[0])
+        seed, spec = np.uint64(self.seed), self.config.spec
+        args = [(K.OP_STEP_ROWS, self._state, spec, part, seed, 0, rows, actions,
+                 self._no_obs, self._no_mask) for rows, part in self._parts]
+        # the first share in this thread: waking a pool thread costs more than it saves
+        jobs = [_pool(self.threads - 1).submit(self._kernel, *a) for a in args[1:]]
+        self._kernel(*args[0])
+        for job in jobs:
+            job.result()
+        self._call(K.OP_DEAL_ENDED)
+        return -1
 
     def _legal_moves(self, g: int) -> list[str]:
         """The learner's legal moves in game ``g``, as move strings."""
