@@ -211,6 +211,31 @@ def test_threads_with_a_python_opponent_and_an_illegal_action():
         np.testing.assert_array_equal(x, y)
 
 
+def _step_in_child(queue):
+    batch = LearnerBatch(8, "classic", 2, opponents="heuristic", seed=1, threads=TWO)
+    obs, mask = batch.reset()
+    for _ in range(5):
+        obs, mask, *_ = batch.step(mask.argmax(axis=1))
+    queue.put(obs.sum())
+
+
+def test_a_forked_child_steps_on_threads_of_its_own():
+    """A pool made before a fork has no threads in the child (SubprocVecEnv workers are
+    forked): the child makes its own, and its games are the parent's."""
+    import multiprocessing
+    batch = LearnerBatch(8, "classic", 2, opponents="heuristic", seed=1, threads=TWO)
+    obs, mask = batch.reset()
+    for _ in range(5):
+        obs, mask, *_ = batch.step(mask.argmax(axis=1))
+    ctx = multiprocessing.get_context("fork")
+    queue = ctx.Queue()
+    child = ctx.Process(target=_step_in_child, args=(queue,))
+    child.start()
+    child.join(timeout=120)
+    assert child.exitcode == 0, "the forked child did not finish its steps"
+    assert queue.get(timeout=5) == obs.sum()
+
+
 def test_threads_default_and_bad_values():
     cores = numba.config.NUMBA_NUM_THREADS
     assert LearnerBatch(8, "classic", 2).threads == 1

@@ -49,6 +49,7 @@ Version History (``SingleAgentEnv``; CHANGELOG.md has the project's log)
 """
 from __future__ import annotations
 
+import os
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -138,6 +139,12 @@ def _pool(threads: int) -> ThreadPoolExecutor:
         _POOLS[threads] = ThreadPoolExecutor(max_workers=threads,
                                              thread_name_prefix="uno-env-learner")
     return _POOLS[threads]
+
+
+# a forked child (a SubprocVecEnv worker, say) has none of the parent's pool threads: a
+# pool inherited from the parent would never run a job, so the child makes its own
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_POOLS.clear)
 
 
 class LearnerBatch:
