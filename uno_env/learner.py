@@ -213,6 +213,7 @@ class LearnerBatch:
                             scratch_work=np.zeros_like(self._lb.scratch_work)))
                        for k, rows in enumerate(np.array_split(
                            np.arange(self.num_envs, dtype=np.int64), self.threads))]
+        self._rows_kernel = kernels(cfg.variant).learner_rows
         self._ready = False
 
     def _call(self, op, arg=0, rows=None, actions=None, obs=None, mask=None) -> int:
@@ -312,14 +313,21 @@ class LearnerBatch:
         if len(bad):
             return int(bad[0])
         seed, spec = np.uint64(self.seed), self.config.spec
-        args = [(K.OP_STEP_ROWS, self._state, spec, part, seed, 0, rows, actions,
-                 self._no_obs, self._no_mask) for rows, part in self._parts]
-        # the first share in this thread: waking a pool thread costs more than it saves
-        jobs = [_pool(self.threads - 1).submit(self._kernel, *a) for a in args[1:]]
-        self._kernel(*args[0])
-        for job in jobs:
-            job.result()
-        self._call(K.OP_DEAL_ENDED)
+        kernel = self._rows_kernel
+        args = [(K.OP_STEP_ROWS, self._state, spec, part, seed, rows, actions)
+                for rows, part in self._parts]
+        auto_reset = int(lb.params[1])
+        if auto_reset:
+            lb.params[1] = K.LATER      # games that end wait for OP_DEAL_ENDED
+        try:
+            # the first share in this thread: waking a pool thread costs more than it saves
+            jobs = [_pool(self.threads - 1).submit(kernel, *a) for a in args[1:]]
+            kernel(*args[0])
+            for job in jobs:
+                job.result()
+        finally:
+            lb.params[1] = auto_reset
+        kernel(K.OP_DEAL_ENDED, self._state, spec, lb, seed, self._no_rows, actions)
         return -1
 
     def _legal_moves(self, g: int) -> list[str]:

@@ -22,6 +22,7 @@ VARIANT_PRESETS = {"classic": "classic", "house": "street", "flip": "flip",
 
 
 def _touch_every_entry_point(preset: str) -> None:
+    from uno_env.engine import learner as learner_ops
     from uno_env.engine.entry import kernels
     from uno_env.game import Game
     from uno_env.learner import LearnerBatch
@@ -36,9 +37,12 @@ def _touch_every_entry_point(preset: str) -> None:
     simulate(preset, 4, agents="random", num_games=2, seed=0, threads=1)
     # the search entry point (one kernel for simulate's mcts seats and MCTSAgent)
     simulate(preset, 4, agents=["mcts:2"] + ["random"] * 3, num_games=1, seed=0, threads=1)
-    batch = LearnerBatch(2, preset, num_players=4, opponents="random", seed=0)
+    batch = LearnerBatch(2, preset, num_players=4, opponents="random", seed=0, threads=1)
     obs, mask = batch.reset()
     batch.step(mask.argmax(axis=1))
+    # the threaded step's kernel (LearnerBatch(threads > 1)), whatever the cores here
+    batch._rows_kernel(learner_ops.OP_DEAL_ENDED, batch._state, batch.config.spec,
+                       batch._lb, np.uint64(0), batch._no_rows, mask.argmax(axis=1))
     cfg = make_config(preset, 4)
     out = np.zeros(1, np.int64)
     kernels(cfg.variant).policy(AGENT_GREEDY, obs[:1].copy(), mask[:1].copy(), cfg.spec,

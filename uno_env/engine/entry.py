@@ -1,23 +1,25 @@
 """The engine's entry points: the kernels the Python APIs call, one per API, compiled
 once per variant and cached on disk (``uno_env._jit.entry_point``).
 
-==============  ==========================  ============================================
-entry point     kernel                      called by
-==============  ==========================  ============================================
-``game``        ``batch.game_box_kernel``   ``Game``, the AEC env, tests (``OP_*``)
-``game_box``    ``batch.make_game_box``     ``Game`` (its arrays as one ``GameBox``)
-``vector``      ``batch.vector_kernel``     ``VectorEnv``
-``simulate``    ``batch.simulate_chunk``    ``simulate``, tournaments
-``learner``     ``learner.learner_kernel``  ``LearnerBatch``, ``SingleAgentEnv``, SB3
-``policy``      ``policies.policy_batch``   the greedy and heuristic Python agents
-``determinize`` ``determinize.              ``Game.determinize``
-                determinize_kernel``
-``search``      ``search.search_kernel``    the ``mcts`` Python agent (one decision),
-                                            ``simulate`` when a seat is ``mcts``, the
-                                            learner envs with an ``mcts`` opponent
-``soak``        ``soak.soak_kernel``        ``uno_env.testing.soak`` (``benchmarks/
-                                            soak.py``): games with invariant checks
-==============  ==========================  ============================================
+================  ==========================  ============================================
+entry point       kernel                      called by
+================  ==========================  ============================================
+``game``          ``batch.game_box_kernel``   ``Game``, the AEC env, tests (``OP_*``)
+``game_box``      ``batch.make_game_box``     ``Game`` (its arrays as one ``GameBox``)
+``vector``        ``batch.vector_kernel``     ``VectorEnv``
+``simulate``      ``batch.simulate_chunk``    ``simulate``, tournaments
+``learner``       ``learner.learner_kernel``  ``LearnerBatch``, ``SingleAgentEnv``, SB3
+``learner_rows``  ``learner.                  ``LearnerBatch`` with ``threads`` > 1 (each
+                  learner_rows_kernel``       thread's share of a step)
+``policy``        ``policies.policy_batch``   the greedy and heuristic Python agents
+``determinize``   ``determinize.              ``Game.determinize``
+                  determinize_kernel``
+``search``        ``search.search_kernel``    the ``mcts`` Python agent (one decision),
+                                              ``simulate`` when a seat is ``mcts``, the
+                                              learner envs with an ``mcts`` opponent
+``soak``          ``soak.soak_kernel``        ``uno_env.testing.soak`` (``benchmarks/
+                                              soak.py``): games with invariant checks
+================  ==========================  ============================================
 
 The search kernels (``determinize``, and those of ``engine.search``) and the soak
 kernel are entry points of their own, so a user who never searches or soaks never
@@ -47,6 +49,7 @@ ENTRY_POINTS = {
     "vector": (batch.vector_kernel, {}),
     "simulate": (batch.simulate_chunk, {}),
     "learner": (learner.learner_kernel, {}),
+    "learner_rows": (learner.learner_rows_kernel, {}),
     "policy": (policies.policy_batch, {}),
     "determinize": (determinize.determinize_kernel, {}),
     "search": (search.search_kernel, {}),
