@@ -44,7 +44,7 @@ CONFIGS = [(n, f) for f in FLAGS for n in (2, 4)] + [
     (4, dict(teams=True, reward="score")), (4, dict(ALL, teams=True, target_score=150)),
     (3, dict(ALL, target_score=200)),
 ]
-GAMES = 6
+GAMES = 4
 
 
 @pytest.mark.parametrize("n,flags", CONFIGS, ids=[f"{n}-{f}" for n, f in CONFIGS])
