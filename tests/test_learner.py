@@ -236,6 +236,25 @@ def test_a_forked_child_steps_on_threads_of_its_own():
     assert queue.get(timeout=5) == obs.sum()
 
 
+def test_a_python_opponent_without_auto_reset_plays_every_game_to_its_end():
+    """A finished game (no auto-reset) waits for no opponent: stepping on past it once
+    raised an IndexError from the Python-opponent loop."""
+    greedy = GreedyAgent(LearnerBatch(1, "classic", 2).config)
+    for threads in (1, TWO):
+        batch = LearnerBatch(4, "classic", 2, opponents=greedy, seed=0, auto_reset=False,
+                             threads=threads)
+        obs, mask = batch.reset()
+        ends = np.zeros(4, int)
+        for _ in range(400):
+            if not mask.any():
+                break
+            obs, mask, reward, term, trunc = batch.step(
+                np.where(mask.any(axis=1), mask.argmax(axis=1), 0))
+            ends += term | trunc
+        assert not mask.any() and batch.done.all()
+        np.testing.assert_array_equal(ends, 1)      # each game ended exactly once
+
+
 def test_threads_default_and_bad_values():
     cores = numba.config.NUMBA_NUM_THREADS
     assert LearnerBatch(8, "classic", 2).threads == 1

@@ -345,7 +345,9 @@ class LearnerBatch:
         lb = self._lb
         obs_size, size = self.layout.obs_size, self.layout.size
         while True:
-            pending = np.flatnonzero(lb.waiting <= K.EXTERNAL)
+            # Python opponents wait as EXTERNAL, EXTERNAL - 1, ...; a finished game
+            # (DONE, below them all) waits for no one
+            pending = np.flatnonzero((lb.waiting <= K.EXTERNAL) & (lb.waiting > K.DONE))
             if len(pending) == 0:
                 return
             who = K.EXTERNAL - lb.waiting[pending]
