@@ -135,8 +135,9 @@ def _whole_suite(config) -> bool:
 
 
 def pytest_configure(config):
-    """On a run of the whole suite, compile every variant's kernels (``uno_env.warmup``)
-    in parallel processes, one per core, before the test workers start. Otherwise each
+    """On a run of the whole suite, compile every variant's kernels (``uno_env.warmup``,
+    and classic's soak kernel) in parallel processes, one per core, before the test
+    workers start. Otherwise each
     xdist worker compiles, from an empty cache, the same engine code as the other worker
     at the same time. ``UNO_ENV_TEST_WARMUP=0`` turns it off; a cache that is already
     warm makes it take about a second per variant."""
@@ -155,6 +156,11 @@ def pytest_configure(config):
         start = time.perf_counter()
         code = ("from uno_env.warmup import warmup; "
                 f"warmup([{VARIANT_PRESETS[variant]!r}], progress=False)")
+        if variant == "classic":
+            # tests/test_soak.py soaks classic: compiled here, after the other classic
+            # kernels typed the engine, it takes about 6 s; alone in a test worker, 30
+            code += ("; from uno_env.testing import soak; "
+                     "soak('classic', 4, games=2, seed=0)")
         env = dict(os.environ, UNO_ENV_QUIET="1")
         done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                               text=True)
