@@ -210,12 +210,12 @@ def main(argv=None, rules: dict | None = None):
     flags = "".join(f", {k}={v!r}" for k, v in rules.items())
     print(f"uno-env throughput: {args.preset}{flags}, {p} players, random agents "
           f"(state {nbytes} bytes per game)")
-    head = f"{'':28s} {'games/s':>12s} {'steps/s':>14s}"
+    head = f"{'':32s} {'games/s':>12s} {'steps/s':>14s}"
     if rl is not None:
         head += f" {'x RLCard games':>15s} {'x RLCard steps':>15s}"
     print(head)
     for name, (g, st) in rows.items():
-        line = f"{name:28s} {g:12,.0f} {st:14,.0f}"
+        line = f"{name:32s} {g:12,.0f} {st:14,.0f}"
         if rl is not None:
             line += f" {g / rl[0]:15.1f} {st / rl[1]:15.1f}"
         print(line)
