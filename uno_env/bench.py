@@ -8,8 +8,9 @@ threads; ``VectorEnv`` steps/s at B = 1024 (observation and mask included; the r
 actions are drawn outside the timed step), with the float32 observation and with
 ``obs_dtype="uint8"``; ``LearnerBatch`` (the path of the SB3 and Gymnasium learner envs)
 at B = 1024, learner steps/s with the three other seats played by ``heuristic`` inside
-the kernel, on one thread and on all threads (``LearnerBatch(threads=)``); the AEC ``env()`` with random legal actions chosen in Python; RLCard's UNO (2 players, its simplified rules) when rlcard is
-installed. Ratios compare decisions per second, the like-for-like figure: a random
+the kernel, on one thread and on all threads (``LearnerBatch(threads=)``); the AEC
+``env()`` with random legal actions chosen in Python; RLCard's UNO (2 players, its
+simplified rules) when rlcard is installed. Ratios compare decisions per second, the like-for-like figure: a random
 agent of the official rules draws freely (drawing is always legal), so its games last
 far longer than RLCard's, where drawing is legal only without a playable card.
 """
