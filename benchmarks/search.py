@@ -12,6 +12,10 @@ same deals in every row):
   ``agents.MCTSAgent``), at the default budget;
 * speed: the median milliseconds of one decision with at least two legal actions
   (``MCTSAgent.act_game``, one thread) and decisions per second, at every budget;
+* tournament rate: a 4-player ``tournament`` of ``mcts:<budget>``, ``heuristic`` and
+  ``greedy`` (so a searcher sits in every game) on ``--threads`` (default all cores),
+  games per second and the minutes 100,000 such games take, at every budget
+  (``--tournament-games``; 0 skips it);
 * a plot of win rate against budget (``--plot``, default docs/figures/search_budget.png).
 
     python benchmarks/search.py --games 2000 --budgets 50,200,800 --json search.json
@@ -31,7 +35,7 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from agents import MCTSAgent, PPOAgent, shipped_models
-from uno_env import Game, simulate
+from uno_env import Game, simulate, tournament
 from uno_env.engine.search import DEFAULT_BUDGET
 from uno_env.stats import wilson
 
@@ -79,6 +83,21 @@ def against_python_agent(budget, opponent_factory, games, seed, players=2,
     return {"preset": preset, "players": players, "agent": f"mcts:{budget}",
             "games": games, "win_rate": wins / games, "ci": [lo, hi],
             "seconds": time.perf_counter() - start}
+
+
+def tournament_rate(budget, games, seed, threads=None):
+    """Games per second of a 4-player ``tournament`` with ``mcts:budget`` in every game
+    (the agents ``mcts:budget``, ``heuristic`` and ``greedy`` rotate over the seats),
+    compiling excluded (a first short tournament compiles)."""
+    agents = [f"mcts:{budget}", "heuristic", "greedy"]
+    tournament(agents, num_players=4, num_games=3, seed=seed, threads=threads,
+               progress=False, rating_games=0)
+    r = tournament(agents, num_players=4, num_games=games, seed=seed, threads=threads,
+                   progress=False, rating_games=0)
+    rate = r.num_games / r.elapsed
+    return {"budget": budget, "games": r.num_games, "seconds": r.elapsed,
+            "games_per_s": rate, "minutes_per_100k": 100_000 / rate / 60,
+            "threads": r.threads or os.cpu_count()}
 
 
 def positions(players, count, seed):
@@ -158,6 +177,8 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--speed-positions", type=int, default=60)
+    ap.add_argument("--tournament-games", type=int, default=1500,
+                    help="games of each tournament-rate row (0: skip them)")
     ap.add_argument("--json", default=None, help="write the figures here")
     ap.add_argument("--plot", default=str(ROOT / "docs" / "figures" / "search_budget.png"))
     args = ap.parse_args(argv)
@@ -200,12 +221,20 @@ def main(argv=None):
                   f"{s['p90_ms']:.1f} ms, {s['decisions_per_s']:.1f} decisions/s "
                   f"(one thread, {s['decisions']} decisions)", flush=True)
             speed.append(s)
+    rates = []
+    for b in budgets if args.tournament_games > 0 else []:
+        t = tournament_rate(b, args.tournament_games, args.seed, args.threads)
+        print(f"tournament 4p mcts:{b},heuristic,greedy: {t['games_per_s']:.1f} games/s on "
+              f"{t['threads']} threads ({t['games']} games): 100,000 games in "
+              f"{t['minutes_per_100k']:.0f} min", flush=True)
+        rates.append(t)
     if args.plot:
         plot(rows, args.plot)
         print(f"plot: {args.plot}")
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"seed": args.seed, "rows": rows, "speed": speed,
+                       "tournament": rates,
                        "load": os.getloadavg()[0]}, f, indent=2)
 
 

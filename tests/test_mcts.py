@@ -159,7 +159,7 @@ def test_a_player_who_draws_instead_of_playing_is_believed_to_hold_nothing_playa
 
 def test_search_benchmark_runs_and_plots(tmp_path):
     """``benchmarks/search.py`` end to end at a tiny size (classic only): every row,
-    the speed figures, the JSON and the budget plot."""
+    the speed figures, the tournament rates, the JSON and the budget plot."""
     import importlib.util
     import json
     import pathlib
@@ -169,10 +169,14 @@ def test_search_benchmark_runs_and_plots(tmp_path):
     spec.loader.exec_module(bench)
     out, fig = tmp_path / "s.json", tmp_path / "s.png"
     bench.main(["--games", "4", "--budgets", "2,4", "--variants", "", "--python-games",
-                "2", "--speed-positions", "2", "--json", str(out), "--plot", str(fig)])
+                "2", "--speed-positions", "2", "--tournament-games", "6", "--json", str(out),
+                "--plot", str(fig)])
     data = json.loads(out.read_text())
     # 3 rows a budget, the 4-player heuristic reference, the PPO row
     assert len(data["rows"]) == 2 * 3 + 2 and len(data["speed"]) == 4
+    # a tournament-rate row a budget: 6 games with a searcher in each
+    assert [t["budget"] for t in data["tournament"]] == [2, 4]
+    assert all(t["games"] == 6 and t["games_per_s"] > 0 for t in data["tournament"])
     assert all(0 <= r["win_rate"] <= 1 and r["ci"][0] <= r["win_rate"] <= r["ci"][1]
                for r in data["rows"])
     assert fig.stat().st_size > 1000
