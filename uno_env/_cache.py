@@ -55,9 +55,11 @@ def tolerate_corrupt(dispatcher, name: str) -> None:
         try:
             return load(sig, target_context)
         except Exception as err:  # noqa: BLE001 - whatever a garbage file raises
+            # one line: some unpickling errors span two ("... was encountered,\nbut ...")
+            reason = " ".join(str(err).split())
             warnings.warn(f"uno-env: the cached {name} kernel in {os.path.dirname(index)} "
-                          f"does not load ({type(err).__name__}: {err}); recompiling it "
-                          f"and replacing the cache file", CacheWarning, stacklevel=2)
+                          f"does not load ({type(err).__name__}: {reason}); recompiling "
+                          f"it and replacing the cache file", CacheWarning, stacklevel=2)
             try:  # numba rewrites the index (and the data file) after compiling
                 os.remove(index)
             except OSError:
