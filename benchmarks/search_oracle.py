@@ -221,25 +221,34 @@ def _child(spec):
 
 
 def plot(rows, reference, path, players):
+    """Win rate against the share of the other players' cards the deals get right
+    (``cards_right``; modes without it are left out)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    fig, ax = plt.subplots(figsize=(6.5, 3.8))
-    y = np.arange(len(rows))[::-1]
-    p = np.array([r["win_rate"] for r in rows])
-    err = [p - [r["ci"][0] for r in rows], [r["ci"][1] for r in rows] - p]
-    ax.errorbar(p, y, xerr=err, fmt="o", capsize=3, color="C0")
-    ax.set_yticks(y, [r["mode"] for r in rows])
-    ax.axvline(reference["win_rate"], color="grey", ls="--", lw=1,
+    rows = [r for r in rows if "cards_right" in r]
+    fig, ax = plt.subplots(figsize=(6.5, 4.2))
+    for r in rows:
+        x, p = r["cards_right"], r["win_rate"]
+        told = r["mode"].startswith(("reveal", "hands"))
+        ax.errorbar([x], [p], yerr=[[p - r["ci"][0]], [r["ci"][1] - p]], capsize=3,
+                    fmt="o" if told else "s", color="C0" if told else "C2")
+        ax.annotate(r["mode"], (x, p), textcoords="offset points", xytext=(6, -10),
+                    fontsize=8)
+    belief = [r for r in rows if r["mode"] == "belief"]
+    if belief:
+        ax.axvline(belief[0]["cards_right_uniform"], color="grey", ls=":", lw=0.8,
+                   label="a uniform redraw")
+    ax.axhline(reference["win_rate"], color="grey", ls="--", lw=1,
                label=f"heuristic in the seat ({reference['win_rate']:.3f})")
-    ax.axvline(1 / players, color="grey", ls=":", lw=0.8, label=f"chance (1/{players})")
     if players == 4:
-        ax.axvline(TARGET_4P, color="C3", lw=1, label=f"target ({TARGET_4P})")
-    ax.set_xlabel(f"win rate of one {rows[0]['agent']} vs {players - 1} heuristic "
-                  f"(95% interval)")
-    ax.set_title(f"What the search is told about the other hands ({players} players, "
-                 f"classic)", fontsize=10)
-    ax.legend(fontsize=7, loc="lower right")
+        ax.axhline(TARGET_4P, color="C3", lw=1, label=f"the issue's target ({TARGET_4P})")
+    ax.set_xlim(0, 1.08)
+    ax.set_xlabel("share of the other players' cards a deal puts in the right hand")
+    ax.set_ylabel(f"win rate of one {rows[0]['agent']} (95% interval)")
+    ax.set_title(f"{rows[0]['agent']} against {players - 1} heuristic, told part of the "
+                 f"hidden hands ({players} players, classic)", fontsize=9)
+    ax.legend(fontsize=7, loc="upper left")
     fig.tight_layout()
     pathlib.Path(path).parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=120)
@@ -259,10 +268,17 @@ def main(argv=None):
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--json", default=None, help="write the rows here")
     ap.add_argument("--plot", default=str(ROOT / "docs" / "figures" / "search_oracle.png"))
+    ap.add_argument("--replot", default=None, metavar="JSON",
+                    help="only draw the plot again from a --json file of an earlier run")
     ap.add_argument("--child", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child is not None:
         return _child(args.child)
+    if args.replot:
+        data = json.loads(pathlib.Path(args.replot).read_text())
+        plot(data["rows"], data["reference"], args.plot, data["players"])
+        print(f"plot: {args.plot}")
+        return
     modes = [m for m in args.modes.split(",") if m]
     unknown = [m for m in modes if m not in MODES]
     if unknown:

@@ -93,6 +93,9 @@ def test_oracle_benchmark_runs_and_plots(tmp_path, capsys):
     # a deal puts some of the other players' cards right, far from all of them
     assert 0 < row["cards_right_uniform"] < 0.5 and 0 < row["cards_right"] < 0.5
     assert fig.stat().st_size > 1000
+    again = tmp_path / "again.png"
+    bench.main(["--replot", str(out), "--plot", str(again)])
+    assert again.stat().st_size > 1000
     with pytest.raises(SystemExit):
         bench.main(["--modes", "belief,psychic"])
     assert "unknown mode(s) psychic" in capsys.readouterr().err
