@@ -187,18 +187,35 @@ def _cache_base() -> str:
         "uno_env", "numba")
 
 
+def measure(players, agent, games, seed, threads, position_games, sampler):
+    """The row of ``agent`` (its deals from ``sampler``, ``engine.search.sample`` as it
+    is in this process): its win rate and the share of cards its deals get right."""
+    from search import seat_rotated
+    row = seat_rotated("classic", players, agent, "heuristic", games, seed, threads)
+    if position_games > 0:
+        row["cards_right"], row["cards_right_uniform"] = cards_right(
+            sampler, players, position_games, seed)
+    return row
+
+
 def run_mode(mode, players, agent, games, seed, threads, position_games):
-    """One row in a child process (module docstring); the row's dict."""
+    """One row (module docstring): ``belief`` in this process, a told mode in a child
+    process with the oracle installed and a cache of its own; the row's dict."""
     cls, percent = MODES[mode]
-    env = dict(os.environ, UNO_ORACLE_CLASS=str(cls), UNO_ORACLE_PERCENT=str(percent))
-    if cls != CLASS_NONE:
+    if cls == CLASS_NONE:
+        from uno_env.engine import search as engine_search
+        row = measure(players, agent, games, seed, threads, position_games,
+                      engine_search.sample)
+    else:
         digest = hashlib.sha1(pathlib.Path(__file__).read_bytes()).hexdigest()[:12]
-        env["NUMBA_CACHE_DIR"] = os.path.join(_cache_base(),
-                                              f"oracle-{cls}-{percent}-{digest}")
-    out = subprocess.run([sys.executable, __file__, "--child", json.dumps(
-        [players, agent, games, seed, threads, position_games])], env=env, check=True,
-        stdout=subprocess.PIPE, text=True)
-    row = json.loads(out.stdout.strip().splitlines()[-1])
+        env = dict(os.environ, UNO_ORACLE_CLASS=str(cls),
+                   UNO_ORACLE_PERCENT=str(percent),
+                   NUMBA_CACHE_DIR=os.path.join(_cache_base(),
+                                                f"oracle-{cls}-{percent}-{digest}"))
+        out = subprocess.run([sys.executable, __file__, "--child", json.dumps(
+            [players, agent, games, seed, threads, position_games])], env=env,
+            check=True, stdout=subprocess.PIPE, text=True)
+        row = json.loads(out.stdout.strip().splitlines()[-1])
     row["mode"] = mode
     return row
 
@@ -206,18 +223,10 @@ def run_mode(mode, players, agent, games, seed, threads, position_games):
 def _child(spec):
     """A row with the oracle of ``UNO_ORACLE_CLASS`` / ``UNO_ORACLE_PERCENT`` installed:
     ``engine.search.sample`` replaced before the search compiles."""
-    players, agent, games, seed, threads, position_games = json.loads(spec)
-    card_classes = int(os.environ["UNO_ORACLE_CLASS"])
-    from uno_env.engine import search
-    if card_classes != CLASS_NONE:
-        _, search.sample = make_oracle(card_classes,
-                                       int(os.environ["UNO_ORACLE_PERCENT"]))
-    from search import seat_rotated
-    row = seat_rotated("classic", players, agent, "heuristic", games, seed, threads)
-    if position_games > 0:
-        row["cards_right"], row["cards_right_uniform"] = cards_right(
-            search.sample, players, position_games, seed)
-    print(json.dumps(row))
+    from uno_env.engine import search as engine_search
+    _, engine_search.sample = make_oracle(int(os.environ["UNO_ORACLE_CLASS"]),
+                                          int(os.environ["UNO_ORACLE_PERCENT"]))
+    print(json.dumps(measure(*json.loads(spec), engine_search.sample)))
 
 
 def plot(rows, reference, path, players):
