@@ -238,7 +238,8 @@ def _learner_step_rows(st, sp, lb, seed, rows, actions, search):
     """``_learner_step`` on the slots ``rows`` alone, its actions checked before, without
     dealing the games that end (``ENDED``; ``lb.params[1] == LATER`` meanwhile): one
     thread's share of a step; the slots are independent but for the next game index,
-    which ``_deal_ended`` hands out."""
+    which ``_deal_ended`` hands out. (The per-slot body repeats ``_learner_step``'s:
+    one inline helper for both measured 0.83x on the two-thread step, 2026-12-05.)"""
     for i in range(rows.shape[0]):
         g = rows[i]
         lb.reward[g] = 0.0
