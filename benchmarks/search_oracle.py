@@ -14,18 +14,22 @@ win rate of the same search can be read against how much it knows of the other h
 * ``colours+actions``: the same, each colour split into number and action cards;
 * ``hands``: every other player's whole hand (the draw pile's order still hidden).
 
-The reference row is ``heuristic`` in the searcher's seat on the same deals. Every
-mode runs the search on the deals of the same seed, seat-rotated (``search.py``'s
-``seat_rotated``), in a child process whose ``uno_env.engine.search.sample`` is wrapped
-by the oracle before anything compiles; each mode is compiled once into a cache
-directory of its own (``oracle-<mode>-<hash of this file>`` beside the engine's cache),
-about a minute per mode on a first run.
+Each row also measures how close its deals are: the share of the other players' cards
+a deal puts in the right hand (``cards_right``: seat 0's decisions in
+``--position-games`` games of ``heuristic``, 20 deals each; the belief row also gives a
+uniform redraw's share). The reference row is ``heuristic`` in the searcher's seat on
+the same deals. Every mode plays the deals of the same seed, seat-rotated
+(``search.py``'s ``seat_rotated``). A told mode runs in a child process whose
+``uno_env.engine.search.sample`` is wrapped by the oracle before anything compiles, with
+a cache directory of its own (``oracle-<class>-<percent>-<hash of this file>`` beside
+the engine's cache): about a minute of compiling per mode on a first run.
 
-    python benchmarks/search_oracle.py --games 2000 --budget 200 --json oracle.json
+    python benchmarks/search_oracle.py --games 4000 --seed 1 --json oracle.json
 
-The figure (``--plot``, default docs/figures/search_oracle.png) draws each mode's win
-rate with its 95% interval beside the heuristic's and the 4-player target of the
-search issue (0.32).
+The figure (``--plot``, default docs/figures/search_oracle.png; ``--replot JSON``
+draws it again from a run's JSON) plots each mode's win rate, with its 95% interval,
+against its share of cards right, beside the heuristic's win rate and the 4-player
+target of the search issue (0.32).
 """
 from __future__ import annotations
 
@@ -55,6 +59,7 @@ MODES = {
 }
 #: the 4-player target of the search issue (one mcts against three heuristic)
 TARGET_4P = 0.32
+
 
 def make_oracle(card_classes: int, percent: int):
     """The oracle's kernels ``(tell, sample_told)`` for ``card_classes`` (``CLASS_*``)
