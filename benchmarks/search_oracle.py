@@ -186,12 +186,6 @@ def cards_right(sampler, players, games, seed, samples=20):
     return tuple(float(right / total) for right, total in sums)
 
 
-def _cache_base() -> str:
-    return os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(pathlib.Path.home(), ".cache"),
-        "uno_env", "numba")
-
-
 def measure(players, agent, games, seed, threads, position_games, sampler):
     """The row of ``agent`` (its deals from ``sampler``, ``engine.search.sample`` as it
     is in this process): its win rate and the share of cards its deals get right."""
@@ -212,11 +206,12 @@ def run_mode(mode, players, agent, games, seed, threads, position_games):
         row = measure(players, agent, games, seed, threads, position_games,
                       engine_search.sample)
     else:
+        from uno_env._jit import cache_dir
         digest = hashlib.sha1(pathlib.Path(__file__).read_bytes()).hexdigest()[:12]
+        base = os.path.dirname(cache_dir("classic"))  # the engine's cache root
         env = dict(os.environ, UNO_ORACLE_CLASS=str(cls),
                    UNO_ORACLE_PERCENT=str(percent),
-                   NUMBA_CACHE_DIR=os.path.join(_cache_base(),
-                                                f"oracle-{cls}-{percent}-{digest}"))
+                   NUMBA_CACHE_DIR=os.path.join(base, f"oracle-{cls}-{percent}-{digest}"))
         out = subprocess.run([sys.executable, __file__, "--child", json.dumps(
             [players, agent, games, seed, threads, position_games])], env=env,
             check=True, stdout=subprocess.PIPE, text=True)
