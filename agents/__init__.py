@@ -9,7 +9,7 @@
     >>> obs, *_ = env.last(); action = agent.act(obs)
 
 The greedy and heuristic agents call the numba policy kernels of
-``uno_env.engine.policies`` that ``uno_env.simulation.simulate`` runs, so an agent here and
+``uno_env.engine.policies`` that ``uno_env.evaluation.simulation.simulate`` runs, so an agent here and
 ``simulate(agents=(agent.kernel, ...))`` play identically.
 """
 from agents.baselines import (AGENTS, Agent, GreedyAgent, HeuristicAgent, RandomAgent,
@@ -30,9 +30,9 @@ def _load_model(spec, config, seed=None):
 
 def register() -> None:
     """Make this package's agents known to ``uno_env`` by name (the entry point of the
-    ``uno_env.agents`` group, ``uno_env.agent_registry``): the baselines, every shipped
+    ``uno_env.agents`` group, ``uno_env.envs.agent_registry``): the baselines, every shipped
     model, ``.npz`` model files, and the trained-policy constructor."""
-    from uno_env import agent_registry as registry
+    from uno_env.envs import agent_registry as registry
     for name in AGENTS:
         registry.register_agent(name, lambda config, seed=None, _n=name:
                                 make_agent(_n, config, seed=seed))

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from uno_env.config import Config, make_config
+from uno_env.rules.config import Config, make_config
 from uno_env.engine.entry import kernels
 from uno_env.engine.policies import AGENT_GREEDY, AGENT_HEURISTIC
 

@@ -26,7 +26,7 @@ from uno_env.engine.entry import kernels
 from uno_env.engine.rng import seed_stream_py
 from uno_env.engine.search import (DEFAULT_BUDGET, DEFAULT_ROLLOUT, OP_DECIDE,
                                    idle_arguments, mcts_code)
-from uno_env.game import Game
+from uno_env.envs.game import Game
 
 
 def _game_of(target) -> Game:
@@ -75,7 +75,7 @@ class MCTSAgent(Agent):
         """Draw the search's random numbers from ``stream`` (a ``uint64[1]`` array,
         advanced by every decision) instead of this agent's own: the search seats of one
         game sharing ``seed_stream(seed ^ SEARCH_SALT, index)`` play that game exactly
-        as ``simulate`` does (``uno_env.tournament._play_games``). Returns the agent."""
+        as ``simulate`` does (``uno_env.evaluation.tournament._play_games``). Returns the agent."""
         if not isinstance(stream, np.ndarray) or stream.dtype != np.uint64 or \
                 stream.shape != (1,):
             raise ValueError("a search stream is a uint64 array of shape (1,)")

@@ -1,5 +1,5 @@
 """Train a ``PPOAgent`` with sb3-contrib's ``MaskablePPO`` on the numba training env
-(``uno_env.sb3.UnoVecEnv``): ``train(...)`` here, ``uno-bench train`` on the command line.
+(``uno_env.envs.sb3.UnoVecEnv``): ``train(...)`` here, ``uno-bench train`` on the command line.
 Needs the ``rl`` extra (``pip install torch==2.13.0 && pip install -e ".[rl]"``).
 
 The output directory holds:
@@ -28,12 +28,12 @@ network gets one more input per action, a one-hot of the move the agent would ma
 the same position (``advised``, a wrapper of the training env;
 ``agents.ppo.advice_features``), and its action layer reads that one-hot directly, adding
 ``advice_weight`` to the advised move's logit from the start
-(``uno_env.sb3.AdvisedPolicy``). PPO thus starts from a policy that follows the adviser
+(``uno_env.envs.sb3.AdvisedPolicy``). PPO thus starts from a policy that follows the adviser
 (and ``imitate`` of the same agent makes it follow it almost always), so a model that
 beats the adviser has learned where to depart from it. The saved policy records the
 adviser and computes its move when it plays.
 
-``opponents`` are those of ``uno_env.learner.LearnerBatch``; the name ``"self"`` stands
+``opponents`` are those of ``uno_env.envs.single_seat.LearnerBatch``; the name ``"self"`` stands
 for a self-play pool: past snapshots of the policy being trained (one snapshot every
 ``snapshot_every`` steps, the last ``pool_size`` kept; each rollout plays against one of
 them, drawn at random).
@@ -164,7 +164,7 @@ class TrainSettings:
     imitate_epochs: int = 4
     #: an agent name whose move in each position is an input of the network (docstring)
     advice: str | None = None
-    #: the advised move's starting logit bonus (``uno_env.sb3.AdvisedPolicy``)
+    #: the advised move's starting logit bonus (``uno_env.envs.sb3.AdvisedPolicy``)
     advice_weight: float = 5.0
     rules: dict = field(default_factory=dict)
 
@@ -212,7 +212,7 @@ def imitation_data(teacher: str, config, steps: int, num_envs: int, seed: int,
     name whose ``advice_features`` end every observation, as in ``advised``."""
     from agents import make_agent
     from agents.ppo import advice_features
-    from uno_env.learner import LearnerBatch
+    from uno_env.envs.single_seat import LearnerBatch
 
     agent = make_agent(teacher, config)
     advisor = None if advice is None else make_agent(advice, config)
@@ -299,8 +299,8 @@ def train(out="runs/ppo", progress: bool = True, resume=None, **settings) -> Tra
     from stable_baselines3.common.callbacks import BaseCallback
     from stable_baselines3.common.logger import configure
 
-    from uno_env.learner import evaluate
-    from uno_env.sb3 import AdvisedPolicy, UnoVecEnv, policy_kwargs
+    from uno_env.envs.single_seat import evaluate
+    from uno_env.envs.sb3 import AdvisedPolicy, UnoVecEnv, policy_kwargs
 
     names = set(TrainSettings.__dataclass_fields__)
     rules = {k: settings.pop(k) for k in list(settings) if k not in names}
@@ -323,7 +323,7 @@ def train(out="runs/ppo", progress: bool = True, resume=None, **settings) -> Tra
         from agents import make_agent
         venv = advised(venv, make_agent(s.advice, config))
     for opp in s.eval_opponents:   # fail now, not after an hour of training
-        from uno_env.learner import parse_opponents
+        from uno_env.envs.single_seat import parse_opponents
         parse_opponents(opp, config.num_players)
     if resume is not None:
         # the saved model's own rate, entropy bonus and discount would otherwise win over

@@ -13,7 +13,7 @@ What is measured
     ==============  ======================================================================
     ``tournament``  the README's first command, ``uno-bench tournament --agents
                     random,greedy,heuristic --games 30000 --out DIR`` (run in-process as
-                    ``uno_env.cli.main()``, i.e. ``python -m uno_env.cli``; ``--preset P``
+                    ``uno_env.apps.cli.main()``, i.e. ``python -m uno_env.apps.cli``; ``--preset P``
                     is added for a preset other than classic)
     ``game+env``    a first ``Game(preset)`` move (``g.play(g.legal_moves()[0])``) and a
                     first ``uno_env.env(preset=...)`` step (reset, first legal action of
@@ -97,7 +97,7 @@ def first_legal(mask):
 
 def load_simulate():
     # the function is ``uno_env.simulate``; before it was exported the attribute was
-    # the module (``uno_env/simulate.py``, now ``uno_env/simulation.py``), and this
+    # the module (``uno_env/simulate.py``, now ``uno_env/evaluation/simulation.py``), and this
     # script also times older commits
     from uno_env import simulate
     if not callable(simulate):
@@ -122,7 +122,7 @@ def env():
     e.step(first_legal(obs["action_mask"])); lap("env.step")
 
 if case == "tournament":
-    import uno_env.cli as cli
+    import uno_env.apps.cli as cli
     lap("import cli")
     extra = [] if preset == "classic" else ["--preset", preset]
     sys.argv = ["uno-bench", *json.loads(os.environ["COMPILE_TIME_TOURNAMENT"]), *extra,
@@ -145,7 +145,7 @@ elif case == "simulate":
                  num_games=int(os.environ["COMPILE_TIME_GAMES"]), seed=0)
     lap("simulate")
 elif case == "vector":
-    from uno_env.vector import VectorEnv
+    from uno_env.envs.every_seat import VectorEnv
     lap("import vector")
     v = VectorEnv(int(os.environ["COMPILE_TIME_ENVS"]), preset=preset, seed=0)
     lap("VectorEnv()")

@@ -17,8 +17,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from uno_env import plots  # noqa: E402
-from uno_env.analysis import skill_grid, variant_grid  # noqa: E402
+from uno_env.evaluation import plots  # noqa: E402
+from uno_env.evaluation.analysis import skill_grid, variant_grid  # noqa: E402
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "figures"
 

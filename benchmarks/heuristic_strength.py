@@ -19,7 +19,7 @@ import time
 
 from uno_env.rules import PRESETS
 from uno_env import simulate
-from uno_env.stats import wilson
+from uno_env.evaluation.stats import wilson
 
 #: the line-ups of issue 17: classic at 4 and 2 players, then every other preset at 4
 DEFAULT = [("classic", 4), ("classic", 2)] + [(p, 4) for p in PRESETS if p != "classic"]

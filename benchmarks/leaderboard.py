@@ -13,11 +13,11 @@ changes nothing else, a stored card of the earlier version is carried over (its 
 are the same games, ``BenchmarkCard.from_dict(carry=True)`` checks the protocol) and
 gains its results against the new member alone.
 
-Steps: (1) play the cards asked for (``uno_env.benchmark.benchmark``, the standard
+Steps: (1) play the cards asked for (``uno_env.evaluation.benchmark.benchmark``, the standard
 protocol) and store each agent's raw card in ``benchmarks/cards/`` (a track played again
 replaces the stored one); (2) fit every track's anchors (the panel's ratings, ``random``
 fixed at 0) by maximum likelihood over the stored cards of panel members, and write
-``uno_env/benchmark_anchors.json``; (3) rate every stored card against the new anchors,
+``uno_env/evaluation/benchmark_anchors.json``; (3) rate every stored card against the new anchors,
 and write ``docs/leaderboard.md`` (cards, PNGs under ``docs/figures/cards/``) and the
 README's table between its ``leaderboard`` markers.
 """
@@ -28,7 +28,7 @@ import json
 import pathlib
 import time
 
-from uno_env.benchmark import (ANCHOR_ZERO, ANCHORS_PATH, BENCHMARK_VERSION, TRACKS,
+from uno_env.evaluation.benchmark import (ANCHOR_ZERO, ANCHORS_PATH, BENCHMARK_VERSION, TRACKS,
                                BenchmarkCard, benchmark, fit_ratings, get_tracks)
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]

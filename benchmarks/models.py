@@ -6,7 +6,7 @@
 
 Each row is ONE model seat against ``players - 1`` copies of an opponent (``random``,
 ``greedy``, ``heuristic``), in the model's own preset. The model sits in every seat
-equally: seat ``s`` plays games ``0 .. games/players - 1`` of the seed (``uno_env.learner
+equally: seat ``s`` plays games ``0 .. games/players - 1`` of the seed (``uno_env.envs.single_seat
 .evaluate`` with ``seat=s``), so every seat meets the same deals and the rotation
 balances them. The win rate is the model's share of all games (a truncated game is no
 win), with its 95% Wilson interval; chance is ``1 / players``.
@@ -30,8 +30,8 @@ OPPONENTS = ("heuristic", "greedy", "random")
 def seat_rotated(agent, opponent: str, games: int, seed: int) -> dict:
     """The model's wins against ``players - 1`` ``opponent`` seats over ``games`` games
     (rounded down to a multiple of the player count), each seat equally."""
-    from uno_env.learner import evaluate
-    from uno_env.stats import wilson
+    from uno_env.envs.single_seat import evaluate
+    from uno_env.evaluation.stats import wilson
 
     cfg = agent.config
     players = cfg.num_players

@@ -28,14 +28,14 @@ import time
 
 import numpy as np
 
-from uno_env._jit import entry_point
-from uno_env.config import make_config
+from uno_env.engine.jit import entry_point
+from uno_env.rules.config import make_config
 from uno_env.engine import codes as C
 from uno_env.engine.observe import observe
 from uno_env.engine.rng import seed_stream
 from uno_env.engine.rounds import reset_game
 from uno_env.engine.state import allocate
-from uno_env.engine.variants import apply_action, legal_mask, random_legal
+from uno_env.engine.dispatch import apply_action, legal_mask, random_legal
 
 EXTRA = 3
 #: what the loop repeats (``phase`` argument of ``_loop``)

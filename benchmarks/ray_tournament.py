@@ -37,7 +37,7 @@ def main(argv=None) -> dict:
 
     import ray
 
-    from uno_env.tournament import CHUNK, tournament
+    from uno_env.evaluation.tournament import CHUNK, tournament
 
     agents = tuple(a.strip() for a in args.agents.split(","))
     common = dict(preset=args.preset, num_players=args.players, seed=0, progress=False,

@@ -23,7 +23,7 @@ import numpy as np
 
 
 def env_steps_per_second(num_envs: int, opponents: str, seconds: float) -> float:
-    from uno_env.sb3 import UnoVecEnv
+    from uno_env.envs.sb3 import UnoVecEnv
     venv = UnoVecEnv(num_envs, "classic", 2, opponents=opponents, seed=0)
     venv.reset()
     rng = np.random.default_rng(0)
@@ -57,7 +57,7 @@ def main(argv=None) -> dict:
     args = parser.parse_args(argv)
 
     from agents.ppo import PPOAgent
-    from uno_env.learner import evaluate
+    from uno_env.envs.single_seat import evaluate
 
     from agents import make_agent
 

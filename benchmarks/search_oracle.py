@@ -71,7 +71,7 @@ def make_oracle(card_classes: int, percent: int):
     random hidden card of the same class; the rest of each hand and the draw pile are
     dealt at random from the remaining hidden cards. ``sample_told`` is
     ``engine.search.sample`` followed by ``tell``."""
-    from uno_env._jit import njit
+    from uno_env.engine.jit import njit
     from uno_env.engine import codes as C
     from uno_env.engine import search
     from uno_env.engine.determinize import hidden_pool
@@ -206,7 +206,7 @@ def run_mode(mode, players, agent, games, seed, threads, position_games):
         row = measure(players, agent, games, seed, threads, position_games,
                       engine_search.sample)
     else:
-        from uno_env._jit import cache_dir
+        from uno_env.engine.jit import cache_dir
         digest = hashlib.sha1(pathlib.Path(__file__).read_bytes()).hexdigest()[:12]
         base = os.path.dirname(cache_dir("classic"))  # the engine's cache root
         env = dict(os.environ, UNO_ORACLE_CLASS=str(cls),

@@ -63,7 +63,7 @@ def soak_all(presets, agents: dict, players: int = 4, seed: int = 0, workers: in
              pilot_games: int = 300, progress: bool = True, on_row=None) -> list[dict]:
     """Soak ``presets`` with ``agents`` (name -> decision target); returns one row per
     (preset, agent) in that order. ``on_row(row)`` is called as each row completes."""
-    from uno_env.config import make_config
+    from uno_env.rules.config import make_config
     variants = {}
     for p in presets:
         variants.setdefault(make_config(p, players).variant, p)

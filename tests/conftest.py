@@ -135,7 +135,7 @@ def _whole_suite(config) -> bool:
 
 
 def pytest_configure(config):
-    """On a run of the whole suite, compile every variant's kernels (``uno_env.warmup``,
+    """On a run of the whole suite, compile every variant's kernels (``uno_env.apps.warmup``,
     and classic's soak kernel) in parallel processes, one per core, before the test
     workers start. Otherwise each
     xdist worker compiles, from an empty cache, the same engine code as the other worker
@@ -150,11 +150,11 @@ def pytest_configure(config):
     import sys
     from concurrent.futures import ThreadPoolExecutor
 
-    from uno_env.warmup import VARIANT_PRESETS
+    from uno_env.apps.warmup import VARIANT_PRESETS
 
     def compile_variant(variant):
         start = time.perf_counter()
-        code = ("from uno_env.warmup import warmup; "
+        code = ("from uno_env.apps.warmup import warmup; "
                 f"warmup([{VARIANT_PRESETS[variant]!r}], progress=False)")
         if variant == "classic":
             # tests/test_soak.py soaks classic: compiled here, after the other classic
@@ -181,9 +181,9 @@ def warm_engine():
     (``tests/test_contract.py``), the entry points ``uno_env.testing`` calls (game,
     vector, simulate, policy; not the learner's) of every variant: after it those
     tests compile nothing."""
-    from uno_env.simulation import simulate
+    from uno_env.evaluation.simulation import simulate
     from uno_env.testing import check_random_play
-    from uno_env.warmup import VARIANT_PRESETS
+    from uno_env.apps.warmup import VARIANT_PRESETS
     for preset in VARIANT_PRESETS.values():
         simulate(preset, 2, num_games=1, seed=0, threads=1)
         check_random_play(preset, 2, games=1, seed=0, agent="greedy")

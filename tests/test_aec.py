@@ -5,7 +5,7 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 import uno_env
-from uno_env.aec import raw_env
+from uno_env.envs.aec import raw_env
 
 PLAYER_COUNTS = (2, 3, 4, 7, 10)
 

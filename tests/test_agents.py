@@ -10,7 +10,7 @@ from agents import GreedyAgent, HeuristicAgent, RandomAgent, make_agent
 from uno_env.engine.entry import GameOps
 from uno_env.engine.policies import AGENT_CODES
 from uno_env.rules import PRESETS
-from uno_env.simulation import simulate
+from uno_env.evaluation.simulation import simulate
 
 
 def _replay(seed, index, num_players, names, preset="classic", **rules):
@@ -114,7 +114,7 @@ def test_make_agent_names_and_kernels():
 def test_kernel_agents_pickle_and_act_the_same_after():
     # Ray ships Python agents to its workers by pickling them
     import pickle
-    from uno_env.learner import LearnerBatch
+    from uno_env.envs.single_seat import LearnerBatch
     lb = LearnerBatch(16, "flip", 4, "heuristic", "random", 3)
     obs, mask = lb.reset()
     for cls in (GreedyAgent, HeuristicAgent):

@@ -4,10 +4,10 @@ import numpy as np
 import pytest
 
 import uno_env
-from uno_env import simulation as sim_mod
+from uno_env.evaluation import simulation as sim_mod
 from uno_env.engine.entry import GameOps
-from uno_env.simulation import simulate
-from uno_env.vector import VectorEnv
+from uno_env.evaluation.simulation import simulate
+from uno_env.envs.every_seat import VectorEnv
 
 
 def _replay_random_game(seed, index, num_players, **rules):
@@ -123,7 +123,7 @@ def test_state_memory_per_game_is_under_4_kb():
 def test_python_streams_equal_the_kernels():
     """The Python twins of the per-game streams (used by ``Game`` without compiling a
     kernel) give the kernels' numbers and permutations exactly."""
-    from uno_env._jit import python_callable
+    from uno_env.engine.jit import python_callable
     from uno_env.engine import rng
     from uno_env.engine.rng import seed_stream_py, shuffle_prefix_py
     seed_stream = python_callable(rng.seed_stream)

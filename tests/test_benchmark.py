@@ -1,4 +1,4 @@
-"""The benchmark (``uno_env.benchmark``, ``uno-bench benchmark``): fixed tracks, report
+"""The benchmark (``uno_env.evaluation.benchmark``, ``uno-bench benchmark``): fixed tracks, report
 cards that depend on the agent alone, anchored ratings, clear errors.
 
 Game counts are tiny (``games=`` makes a non-standard card); the panel's search agents
@@ -11,9 +11,9 @@ import textwrap
 import pytest
 from typer.testing import CliRunner
 
-from uno_env import benchmark as B
-from uno_env.cli import app
-from uno_env.config import make_config
+from uno_env.evaluation import benchmark as B
+from uno_env.apps.cli import app
+from uno_env.rules.config import make_config
 
 runner = CliRunner()
 ROOT = pathlib.Path(__file__).resolve().parents[1]

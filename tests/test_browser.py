@@ -33,9 +33,9 @@ import uvicorn  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from uno_env import Game  # noqa: E402
-from uno_env.replay import from_replay, record  # noqa: E402
-from uno_env.server import create_app  # noqa: E402
-from uno_env.viewer import write_viewer  # noqa: E402
+from uno_env.apps.replay import from_replay, record  # noqa: E402
+from uno_env.apps.server import create_app  # noqa: E402
+from uno_env.apps.viewer import write_viewer  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -3,7 +3,7 @@ import json
 
 from typer.testing import CliRunner
 
-from uno_env.cli import app
+from uno_env.apps.cli import app
 
 runner = CliRunner()
 
@@ -46,7 +46,7 @@ def test_bench_json_has_every_row():
 def test_bench_skips_only_rows_it_cannot_run():
     """The uint8 row is left out only when the match's scores do not fit in uint8;
     any other error of a row is raised, not hidden as a skipped row."""
-    from uno_env.bench import _optional, _uint8_fits
+    from uno_env.apps.throughput import _optional, _uint8_fits
     assert _uint8_fits(2, "classic")
     assert not _uint8_fits(2, "classic", target_score=500)
 
@@ -63,7 +63,7 @@ import pytest  # noqa: E402
 import typer  # noqa: E402
 
 import uno_env  # noqa: E402
-from uno_env.cli import parse_rule  # noqa: E402
+from uno_env.apps.cli import parse_rule  # noqa: E402
 from uno_env.rules import PRESETS, rule_names  # noqa: E402
 
 #: every command that plays a game, with the arguments that keep it small

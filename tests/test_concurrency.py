@@ -26,7 +26,8 @@ import numpy as np
 import pytest
 
 from uno_env import Game, VectorEnv, simulate
-from uno_env import _cache, _jit
+from uno_env.engine import _cache
+from uno_env.engine import jit as _jit
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -185,7 +186,7 @@ TINY = """\
 import json, sys
 sys.path.insert(0, sys.argv[1])
 from tiny import plus_one
-from uno_env import _jit
+from uno_env.engine import jit as _jit
 kernel = _jit.entry_point(plus_one, "classic")
 print("ready", flush=True)
 sys.stdin.readline()  # the test releases the processes together

@@ -422,12 +422,12 @@ def test_catch_is_offered_beside_the_colour_after_a_flip_turns_up_a_wild():
 
 # --- moved from test_flip_invariants.py (its invariant loops are now tests/test_contract.py)
 def test_random_play_flips_and_plays_wild_draws():
-    from uno_env.simulation import simulate
+    from uno_env.evaluation.simulation import simulate
     t = simulate("flip", 4, num_games=8, seed=3, threads=1).totals
     assert t["flips"] > 0 and t["w4_played"] > 0
 
 
 def test_heuristic_beats_random_in_flip():
-    from uno_env.simulation import simulate
+    from uno_env.evaluation.simulation import simulate
     r = simulate("flip", 2, num_games=300, seed=1, agents=("heuristic", "random"), threads=1)
     assert r.wins[0] > 1.5 * r.wins[1]

@@ -31,7 +31,7 @@ from hypothesis.stateful import (  # noqa: E402
 
 import uno_env  # noqa: E402
 from uno_env import Game, SingleAgentEnv, VectorEnv  # noqa: E402
-from uno_env.config import make_config  # noqa: E402
+from uno_env.rules.config import make_config  # noqa: E402
 from uno_env.rules import rule_names  # noqa: E402
 
 INT_DTYPES = (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,

@@ -55,7 +55,7 @@ def _digest(*arrays) -> str:
 
 
 def _simulate_hash(preset, players, agents, **rules) -> str:
-    from uno_env.simulation import simulate
+    from uno_env.evaluation.simulation import simulate
     r = simulate(preset, players, agents=agents, num_games=NUM_GAMES, seed=2026,
                  threads=1, **rules)
     counters = np.stack([r.counters[k] for k in sorted(r.counters)])
@@ -63,7 +63,7 @@ def _simulate_hash(preset, players, agents, **rules) -> str:
 
 
 def _vector_hash(preset, players, **rules) -> str:
-    from uno_env.vector import VectorEnv
+    from uno_env.envs.every_seat import VectorEnv
     env = VectorEnv(6, preset, num_players=players, seed=7, **rules)
     rng = np.random.default_rng(11)
     out = list(env.reset())
@@ -73,7 +73,7 @@ def _vector_hash(preset, players, **rules) -> str:
 
 
 def _learner_hash(preset, players, opponents, **rules) -> str:
-    from uno_env.learner import LearnerBatch
+    from uno_env.envs.single_seat import LearnerBatch
     batch = LearnerBatch(5, preset, num_players=players, opponents=opponents, seed=3, **rules)
     rng = np.random.default_rng(5)
     batch.reset()
@@ -88,7 +88,7 @@ def _learner_hash(preset, players, opponents, **rules) -> str:
 
 
 def _game_hash(preset, players, **rules) -> str:
-    from uno_env.game import Game
+    from uno_env.envs.game import Game
     rng = np.random.default_rng(13)
     log = []
     for index in range(3):

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from uno_env.replay import GOLDEN_FIELDS, golden_states, new_game, public_state
+from uno_env.apps.replay import GOLDEN_FIELDS, golden_states, new_game, public_state
 from uno_env.rules import PRESETS
 
 GOLDEN = sorted((Path(__file__).parent / "golden").glob("*.json"))

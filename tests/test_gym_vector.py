@@ -12,8 +12,8 @@ import pytest
 from gymnasium.vector import AutoresetMode, SyncVectorEnv
 
 import uno_env
-from uno_env.gym_vector import GymVectorEnv
-from uno_env.learner import LearnerBatch, SingleAgentEnv
+from uno_env.envs.gym_vector import GymVectorEnv
+from uno_env.envs.single_seat import LearnerBatch, SingleAgentEnv
 
 KW = dict(preset="classic", num_players=2, opponents="random")
 

@@ -666,7 +666,7 @@ def test_bad_stack_value_names_valid_values():
 def test_every_phase_is_reached_by_random_play():
     """Random play with every flag exercises the new phases and events (counters of
     stacked cards, jump-ins, multi-plays, exchanges and challenges are > 0)."""
-    from uno_env.simulation import simulate
+    from uno_env.evaluation.simulation import simulate
     t = simulate("chaos", 4, num_games=500, seed=2, threads=1).totals
     assert t["stacked"] > 0 and t["jump_ins"] > 0 and t["multi_extra"] > 0
     assert t["exchanges"] > 0 and t["challenges"] > 0
@@ -691,7 +691,7 @@ def test_teams_rewards_through_env_are_shared_and_zero_sum():
 
 
 def test_vector_env_rejects_illegal_house_actions_unchanged():
-    from uno_env.vector import VectorEnv
+    from uno_env.envs.every_seat import VectorEnv
     venv = VectorEnv(3, preset="street", num_players=4, seed=1)
     obs, mask, player = venv.reset()
     before = obs.copy()
@@ -704,7 +704,7 @@ def test_vector_env_rejects_illegal_house_actions_unchanged():
 def test_cli_presets_prints_house_presets():
     from typer.testing import CliRunner
 
-    from uno_env.cli import app
+    from uno_env.apps.cli import app
     out = CliRunner().invoke(app, ["presets"])
     assert out.exit_code == 0
     for name in ("classic112", "street", "progressive", "teams", "chaos"):
@@ -722,7 +722,7 @@ def test_house_observation_fields_come_last():
 @pytest.mark.parametrize("preset", ["street", "chaos"])
 def test_policy_offsets_unchanged_by_house_fields(preset):
     from uno_env.engine.observe import observation_slices
-    from uno_env._jit import python_callable
+    from uno_env.engine.jit import python_callable
     from uno_env.engine.policies import _offsets
     cfg = uno_env.make_config(preset, 4)
     s = observation_slices(cfg.deck.num_types, 4, cfg.rules)

@@ -20,7 +20,7 @@ import sys
 
 import pytest
 
-from uno_env import _jit
+from uno_env.engine import jit as _jit
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 ENGINE = ROOT / "uno_env" / "engine"
@@ -28,14 +28,15 @@ ENGINE = ROOT / "uno_env" / "engine"
 #: engine modules by layer (``uno_env/engine/__init__.py``): a module may import
 #: modules of strictly lower layers only
 LAYERS = [
-    ["codes"],
+    ["_cache", "_link_only", "codes"],
+    ["jit"],
     ["rng", "state"],
     ["faces", "tallies"],
     ["piles"],
     ["turns"],
     ["plays", "rounds"],
     ["classic", "house", "flip", "onepiece"],
-    ["variants"],
+    ["dispatch"],
     ["observe", "determinize"],
     ["policies", "belief"],
     ["batch", "learner"],
@@ -70,8 +71,8 @@ def test_engine_module_imports_only_lower_layers(name):
             assert LAYER_OF[other] < LAYER_OF[name], \
                 f"engine/{name}.py imports {other}, which is not in a lower layer"
         elif imported.startswith("uno_env"):
-            assert imported in ("uno_env.engine", "uno_env._jit") or \
-                imported.startswith("uno_env._jit."), \
+            assert imported in ("uno_env.engine", "uno_env.engine.jit") or \
+                imported.startswith("uno_env.engine.jit."), \
                 f"engine/{name}.py imports {imported}, above the engine"
 
 
@@ -120,7 +121,7 @@ def test_variant_cache_keys_cover_only_their_files():
     names = {v: {p.name for p in _jit.variant_files(v)} for v in _jit.VARIANT_MODULES}
     for variant, files in names.items():
         mine = f"{_jit.VARIANT_MODULES[variant]}.py"
-        assert mine in files and "_jit.py" in files and "variants.py" in files
+        assert mine in files and "jit.py" in files and "dispatch.py" in files
         others = {f"{m}.py" for m in _jit.VARIANT_MODULES.values()} - {mine}
         assert not files & others, f"{variant}'s cache key covers {files & others}"
 

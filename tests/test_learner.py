@@ -1,4 +1,4 @@
-"""The learner side: ``LearnerBatch`` and ``SingleAgentEnv`` (uno_env.learner).
+"""The learner side: ``LearnerBatch`` and ``SingleAgentEnv`` (uno_env.envs.single_seat).
 
 Reward bookkeeping is checked on scenarios with exact outcomes, and the whole adapter is
 checked against a replay of the same games through ``Game`` with the Python agents."""
@@ -11,7 +11,7 @@ from gymnasium.utils.env_checker import check_env
 
 from agents import GreedyAgent, HeuristicAgent
 from uno_env import Game
-from uno_env.learner import LearnerBatch, SingleAgentEnv, evaluate, parse_opponents
+from uno_env.envs.single_seat import LearnerBatch, SingleAgentEnv, evaluate, parse_opponents
 
 
 def test_learner_sees_its_loss_when_an_opponent_goes_out():

@@ -14,7 +14,7 @@ from uno_env import Game
 from uno_env.engine import codes as C
 from uno_env.engine.rng import seed_stream_py
 from uno_env.engine.search import SEARCH_SALT
-from uno_env.learner import LearnerBatch, SingleAgentEnv, parse_opponents
+from uno_env.envs.single_seat import LearnerBatch, SingleAgentEnv, parse_opponents
 
 
 def _play(batch, rng):
@@ -119,7 +119,7 @@ def test_single_agent_env_and_bad_names():
 
 
 def test_gymnasium_vector_env_takes_mcts():
-    from uno_env.gym_vector import GymVectorEnv
+    from uno_env.envs.gym_vector import GymVectorEnv
     envs = GymVectorEnv(3, "classic", 2, opponents="mcts:4", seed=0)
     obs, infos = envs.reset()
     for _ in range(5):
@@ -130,7 +130,7 @@ def test_gymnasium_vector_env_takes_mcts():
 def test_sb3_vec_env_takes_mcts():
     pytest.importorskip("torch", reason="needs the rl extra")
     pytest.importorskip("stable_baselines3", reason="needs the rl extra")
-    from uno_env.sb3 import UnoVecEnv
+    from uno_env.envs.sb3 import UnoVecEnv
     venv = UnoVecEnv(3, "classic", 2, opponents="mcts:4", seed=0)
     venv.reset()
     for _ in range(5):
@@ -143,7 +143,7 @@ def test_evaluate_of_mcts_against_mcts_plays_simulates_games():
     search stream: the learner at seat 0 wins exactly the games ``simulate`` gives
     seat 0 with the same agents."""
     from uno_env import make_config, simulate
-    from uno_env.learner import evaluate
+    from uno_env.envs.single_seat import evaluate
     bot = MCTSAgent(make_config("classic", 2), budget=6)
     out = evaluate(bot, "mcts:5", num_games=6, num_players=2, seed=4, seat=0, batch=4)
     sim = simulate("classic", 2, agents=["mcts:6", "mcts:5"], num_games=6, seed=4,

@@ -14,7 +14,7 @@ from uno_env.engine.search import (DEFAULT_BUDGET, agent_code, mcts_code,
                                    parse_search_name)
 from uno_env.rules import PRESETS
 from uno_env import simulate
-from uno_env.tournament import tournament
+from uno_env.evaluation.tournament import tournament
 
 
 def _position(preset, num_players, seed, moves):
@@ -119,7 +119,7 @@ def test_aec_env_and_registry():
             continue
         actor = bot if agent == "player_0" else other
         env.step(actor.act(obs))
-    from uno_env.agent_registry import make_agent as registry_agent
+    from uno_env.envs.agent_registry import make_agent as registry_agent
     assert isinstance(registry_agent("mcts-random:30", env.unwrapped.config), MCTSAgent)
     with pytest.raises(ValueError, match="attach"):
         MCTSAgent(env.unwrapped.config).act(obs)
@@ -129,7 +129,7 @@ def test_tournament_and_evaluate_by_name():
     res = tournament(["mcts:6", "greedy"], num_players=2, num_games=6, seed=1,
                      progress=False, rating_games=None)
     assert res.num_games == 6
-    from uno_env.learner import evaluate
+    from uno_env.envs.single_seat import evaluate
     bot = MCTSAgent(uno_env.make_config("classic", 2), budget=6)
     out = evaluate(bot, "greedy", num_games=4, num_players=2, seed=0)
     assert out["games"] == 4 and 0 <= out["wins"] <= 4

@@ -10,8 +10,8 @@ import pytest
 
 from agents.ppo import PPOAgent, shipped_models
 from uno_env import make_config
-from uno_env.agent_registry import agent_names, is_configured, make_agent
-from uno_env.learner import evaluate
+from uno_env.envs.agent_registry import agent_names, is_configured, make_agent
+from uno_env.envs.single_seat import evaluate
 
 #: model name -> the preset of its track
 TRACK_MODELS = {"ppo_classic_4p": "classic", "ppo_house_4p": "street",
@@ -50,7 +50,7 @@ def test_track_model_plays_a_tournament_by_name(tmp_path):
     """The name alone on the command line: uno-bench tournament --agents NAME,heuristic."""
     from typer.testing import CliRunner
 
-    from uno_env.cli import app
+    from uno_env.apps.cli import app
     result = CliRunner().invoke(app, ["tournament", "--agents", "ppo_classic_4p,heuristic",
                                       "--preset", "classic", "--players", "4", "--games",
                                       "4", "--seed", "5", "--no-progress", "--out",

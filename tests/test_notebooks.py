@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from uno_env.analysis import (ablation_configs, markdown_table, preset_players,
+from uno_env.evaluation.analysis import (ablation_configs, markdown_table, preset_players,
                               skill_edge, variant_stats)
-from uno_env.simulation import simulate
+from uno_env.evaluation.simulation import simulate
 
 from conftest import NEEDS, has_python3_kernel, importable
 

@@ -71,7 +71,7 @@ def test_observation_fields_hold_what_the_docstring_says():
 def test_policy_kernels_read_the_fields_where_observe_writes_them(num_players):
     """The agents' kernels locate fields by arithmetic (policies._offsets); it must agree
     with the documented layout."""
-    from uno_env._jit import python_callable
+    from uno_env.engine.jit import python_callable
     from uno_env.engine.policies import _offsets
 
     cfg = uno_env.make_config("classic", num_players)

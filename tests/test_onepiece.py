@@ -16,7 +16,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 from uno_env import Game, make_config  # noqa: E402
-from uno_env.cards import make_deck  # noqa: E402
+from uno_env.rules.cards import make_deck  # noqa: E402
 from test_rules_classic import hand, moves, snapshot, wilds  # noqa: E402
 
 
@@ -549,7 +549,7 @@ def test_elimination_scoring_matches_of_careful_players_end():
 
 # --- moved from test_onepiece_invariants.py (its invariant loops: tests/test_contract.py)
 def test_every_card_and_phase_is_reached_by_random_play():
-    from uno_env.simulation import simulate
+    from uno_env.evaluation.simulation import simulate
     t = simulate("onepiece", 4, num_games=300, seed=2, threads=1).totals
     for name in ("petrifications", "breaks", "ace_combos", "gives", "challenges",
                  "challenges_won", "w4_played", "catches"):

@@ -9,10 +9,10 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
 def test_every_kernel_goes_through_the_one_jit_config():
-    """Jit options live in uno_env/_jit.py only."""
+    """Jit options live in uno_env/engine/jit.py only."""
     offenders = []
     for path in (ROOT / "uno_env").rglob("*.py"):
-        if path.name == "_jit.py":
+        if path.relative_to(ROOT).as_posix() == "uno_env/engine/jit.py":
             continue
         text = path.read_text()
         if re.search(r"numba\.(njit|jit)\b|from numba import .*\b(njit|jit)\b", text):
@@ -22,8 +22,8 @@ def test_every_kernel_goes_through_the_one_jit_config():
 
 def test_entry_points_are_cached_per_variant():
     """The kernels called from Python are cached on disk, each variant in its own
-    directory (``uno_env._jit.entry_point``)."""
-    from uno_env._jit import cache_dir
+    directory (``uno_env.engine.jit.entry_point``)."""
+    from uno_env.engine.jit import cache_dir
     from uno_env.engine.entry import ENTRY_POINTS, kernels
     for variant in ("classic", "flip"):
         for name in ENTRY_POINTS:
@@ -83,7 +83,7 @@ def _returns_an_argument_array(fn):
 
 def test_kernels_without_reference_counting_return_no_array():
     """Engine kernels compile without numba's reference counting unless they say
-    ``allocates=True`` (``uno_env._jit.njit``). numba then refuses to compile a kernel
+    ``allocates=True`` (``uno_env.engine.jit.njit``). numba then refuses to compile a kernel
     that allocates or returns a new array, but not one that returns an array it was
     passed: its caller would release a reference it never got. No such kernel may
     return an argument, a view of one, or a tuple holding one. (A scalar argument is
@@ -111,10 +111,11 @@ def test_inner_kernels_are_linked_into_entry_points_without_machine_code_of_thei
     and computes as the plain Python function does."""
     import numba
 
-    from uno_env import _jit, _link_only
+    from uno_env.engine import _link_only
+    from uno_env.engine import jit as _jit
 
     assert _link_only.AVAILABLE, f"numba {numba.__version__}'s internals changed: " \
-        "uno_env._link_only no longer applies (the inner kernels compile the slow way)"
+        "uno_env.engine._link_only no longer applies (the inner kernels compile the slow way)"
 
     @_jit.njit
     def leaf(x):
@@ -143,7 +144,7 @@ def test_an_inner_kernel_called_from_python_raises_a_clear_error():
     ``python_callable`` must give a copy that computes the same as the kernel inside."""
     import numpy as np
 
-    from uno_env._jit import InnerKernel, python_callable
+    from uno_env.engine.jit import InnerKernel, python_callable
     from uno_env.engine import rng
 
     assert isinstance(rng.seed_stream, InnerKernel)
@@ -162,7 +163,7 @@ def test_game_plays_in_plain_python_with_numba_disabled():
     kernels as Python: ``Game`` makes its ``GameBox`` as a namedtuple there, and plays."""
     import subprocess
     import sys
-    code = ("from uno_env.game import Game\n"
+    code = ("from uno_env.envs.game import Game\n"
             "g = Game('classic', num_players=2, seed=0)\n"
             "before = g.hand_sizes\n"
             "g.play(g.legal_moves()[0])\n"
@@ -171,7 +172,7 @@ def test_game_plays_in_plain_python_with_numba_disabled():
     done = subprocess.run([sys.executable, "-W", "ignore", "-c", code], env=env,
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
-    from uno_env.game import Game
+    from uno_env.envs.game import Game
     g = Game("classic", num_players=2, seed=0)
     before = g.hand_sizes
     g.play(g.legal_moves()[0])

@@ -17,11 +17,11 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
-from uno_env.cli import app
+from uno_env.apps.cli import app
 from uno_env.engine import codes as C
-from uno_env.game import Game
-from uno_env.play import make_console, play_game, render_view
-from uno_env.table import seat_view, track_uno
+from uno_env.envs.game import Game
+from uno_env.apps.play import make_console, play_game, render_view
+from uno_env.apps.seat_view import seat_view, track_uno
 
 
 # --- helpers that know the notation, not the renderer --------------------------------
@@ -422,7 +422,7 @@ def test_cli_colour_flags():
 
 
 def test_a_shanks_give_is_seen_by_its_giver_only():
-    from uno_env.play import _log
+    from uno_env.apps.play import _log
     lines = []
     who = {0: "you", 1: "player 1 (x)"}
     _log(lambda t: lines.append(str(t)), who, 1, "give:R5", "light", 0)

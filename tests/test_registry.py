@@ -1,5 +1,6 @@
 """``import uno_env`` registers the environments with Gymnasium and PettingZoo; the
 top-level API exports what the README uses; the preset table is read-only."""
+import re
 import warnings
 
 import gymnasium
@@ -8,9 +9,9 @@ import pettingzoo
 import pytest
 
 import uno_env
-from uno_env.aec import raw_env
-from uno_env.learner import SingleAgentEnv
-from uno_env.registration import register_envs
+from uno_env.envs.aec import raw_env
+from uno_env.envs.single_seat import SingleAgentEnv
+from uno_env.envs.registration import register_envs
 
 
 def test_gymnasium_make_builds_the_single_seat_env_with_presets_and_rule_flags():
@@ -85,8 +86,8 @@ def test_registering_again_does_not_warn():
 
 
 def test_top_level_exports():
-    from uno_env.tournament import tournament as tournament_function
-    from uno_env.vector import VectorEnv
+    from uno_env.evaluation.tournament import tournament as tournament_function
+    from uno_env.envs.every_seat import VectorEnv
     assert uno_env.VectorEnv is VectorEnv and uno_env.tournament is tournament_function
     assert {"VectorEnv", "tournament"} <= set(uno_env.__all__)
     assert all(hasattr(uno_env, name) for name in uno_env.__all__)
@@ -96,9 +97,9 @@ def test_top_level_exports():
 
 
 def test_simulate_is_the_function_and_simresult_the_class():
-    """``uno_env.simulate`` is the function (not its module, ``uno_env.simulation``)."""
+    """``uno_env.simulate`` is the function (not its module, ``uno_env.evaluation.simulation``)."""
     import inspect
-    from uno_env import simulation
+    from uno_env.evaluation import simulation
     assert callable(uno_env.simulate) and inspect.isfunction(uno_env.simulate)
     assert uno_env.simulate is simulation.simulate
     assert inspect.isclass(uno_env.SimResult) and uno_env.SimResult is simulation.SimResult
@@ -115,3 +116,23 @@ def test_presets_are_read_only():
         del uno_env.PRESETS["classic"]
     assert "classic" in uno_env.PRESETS
     assert uno_env.make_rules("classic", bluff=False).bluff is False
+
+
+@pytest.mark.parametrize("old", sorted(__import__("uno_env._moved", fromlist=["MOVED"]).MOVED))
+def test_old_module_paths_warn_and_name_the_new_one(old):
+    """The 0.1 module paths still import for one minor release: a name read through one
+    warns with its new path and is the new module's object (uno_env._moved)."""
+    import importlib
+    import warnings
+
+    from uno_env._moved import MOVED
+    new = importlib.import_module(MOVED[old])
+    public = [n for n in vars(new) if not n.startswith("_")]
+    name = public[0]
+    module = importlib.import_module(old)
+    with pytest.warns(DeprecationWarning, match=re.escape(MOVED[old])):
+        value = getattr(module, name)
+    assert value is getattr(new, name)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert getattr(uno_env, "Game") is uno_env.Game  # the top level never warns

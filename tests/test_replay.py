@@ -1,4 +1,4 @@
-"""Replays (uno_env.replay): every preset round-trips through JSON, and every kind of bad
+"""Replays (uno_env.apps.replay): every preset round-trips through JSON, and every kind of bad
 file gets its own clear error."""
 import copy
 import json
@@ -6,7 +6,7 @@ import json
 import pytest
 
 from uno_env import Game
-from uno_env.replay import FORMAT, from_replay, record, steps
+from uno_env.apps.replay import FORMAT, from_replay, record, steps
 from uno_env.rules import PRESETS
 
 
@@ -213,7 +213,7 @@ def test_record_plays_a_shipped_model(tmp_path):
 def test_cli_record_and_view(tmp_path):
     from typer.testing import CliRunner
 
-    from uno_env.cli import app
+    from uno_env.apps.cli import app
     runner = CliRunner()
     out = tmp_path / "replays"
     r = runner.invoke(app, ["record", "--agents", "heuristic,random", "--preset", "flip",

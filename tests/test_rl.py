@@ -1,4 +1,4 @@
-"""Stable-Baselines3 training (uno_env.sb3, agents.train) and the PPO agent (agents.ppo).
+"""Stable-Baselines3 training (uno_env.envs.sb3, agents.train) and the PPO agent (agents.ppo).
 
 Runs with the ``rl`` extra installed (the README's test command installs it); without
 it the whole file skips, naming the extra (tests/conftest.py)."""
@@ -23,9 +23,9 @@ from agents.ppo import PPOAgent, shipped_models  # noqa: E402
 from agents.train import imitate, imitation_data, train  # noqa: E402
 from uno_env import env as aec_env  # noqa: E402
 from uno_env import make_config  # noqa: E402
-from uno_env.learner import evaluate  # noqa: E402
-from uno_env.sb3 import AdvisedPolicy, UnoVecEnv, policy_kwargs  # noqa: E402
-from uno_env.tournament import tournament  # noqa: E402
+from uno_env.envs.single_seat import evaluate  # noqa: E402
+from uno_env.envs.sb3 import AdvisedPolicy, UnoVecEnv, policy_kwargs  # noqa: E402
+from uno_env.evaluation.tournament import tournament  # noqa: E402
 
 
 def test_vec_env_gives_maskable_ppo_its_masks_and_sb3_its_terminal_observations():
@@ -284,7 +284,7 @@ def test_shipped_model_beats_random():
 def test_cli_train_and_evaluate(tmp_path):
     from typer.testing import CliRunner
 
-    from uno_env.cli import app
+    from uno_env.apps.cli import app
     runner = CliRunner()
     out = tmp_path / "cli_run"
     result = runner.invoke(app, ["train", "--timesteps", "512", "--envs", "8",
@@ -328,7 +328,7 @@ def test_flip_policies_read_the_dark_face_of_every_card_held(tmp_path):
     torch policy does."""
     from uno_env import Game
     from uno_env.engine import codes as C
-    from uno_env.scaling import dark_face_features, dark_face_table
+    from uno_env.envs.scaling import dark_face_features, dark_face_table
 
     cfg = make_config("flip", 4)
     assert dark_face_table(make_config("classic", 4)) is None

@@ -10,15 +10,15 @@ import pytest
 from typer.testing import CliRunner
 
 from agents.ppo import PPOAgent
-from uno_env.cli import app
-from uno_env.distributed import MissingExtra
-from uno_env.tournament import tournament
+from uno_env.apps.cli import app
+from uno_env.evaluation.distributed import MissingExtra
+from uno_env.evaluation.tournament import tournament
 
 from conftest import NEEDS, importable
 
 ray = pytest.importorskip("ray", reason=NEEDS["ray"])
-# the module (``uno_env.tournament``, the package attribute, is the function)
-T = importlib.import_module("uno_env.tournament")
+# the module (``uno_env.evaluation.tournament``, the package attribute, is the function)
+T = importlib.import_module("uno_env.evaluation.tournament")
 needs_rllib = pytest.mark.skipif(not importable("ray.rllib", "torch"),
                                  reason=NEEDS["rllib"])
 runner = CliRunner()
@@ -110,7 +110,7 @@ def test_cli_tournament_ray_backend_prints_the_local_leaderboard(local_ray, tmp_
 def test_ray_benchmark_card_equals_the_local_one(local_ray):
     """The benchmark on the Ray backend: the local card (all but its run entry), with the
     shipped model among the panel (a Python agent) and the search agents."""
-    from uno_env.benchmark import benchmark
+    from uno_env.evaluation.benchmark import benchmark
     local = benchmark("heuristic", "classic-2p", games=6, threads=1).to_dict()
     dist = benchmark("heuristic", "classic-2p", games=6, backend="ray").to_dict()
     assert dist.pop("run")["backend"] == "ray" and local.pop("run")["backend"] == "local"
@@ -120,7 +120,7 @@ def test_ray_benchmark_card_equals_the_local_one(local_ray):
 # --- RLlib -------------------------------------------------------------------------------
 @needs_rllib
 def test_rllib_env_is_turn_based_with_masks_and_final_rewards():
-    from uno_env.rllib import UnoMultiAgentEnv
+    from uno_env.envs.rllib import UnoMultiAgentEnv
     env = UnoMultiAgentEnv({"num_players": 3})
     rng = np.random.default_rng(0)
     for game in range(5):
@@ -147,7 +147,7 @@ def test_rllib_env_is_turn_based_with_masks_and_final_rewards():
 
 @pytest.fixture(scope="module")
 def rllib_run(local_ray, tmp_path_factory):
-    from uno_env.rllib import train_rllib
+    from uno_env.envs.rllib import train_rllib
     out = tmp_path_factory.mktemp("rllib")
     # one EnvRunner actor: sampling happens in a Ray worker, as on a cluster
     return train_rllib(out, num_players=2, timesteps=10**9, iterations=2, seed=0,
@@ -175,7 +175,7 @@ def test_exported_policy_acts_as_the_rllib_module(rllib_run):
     """The numpy agent takes the module's greedy action (masked logits) everywhere."""
     import torch
 
-    from uno_env.rllib import UnoMultiAgentEnv, agent_from_checkpoint, load_module
+    from uno_env.envs.rllib import UnoMultiAgentEnv, agent_from_checkpoint, load_module
     module = load_module(rllib_run.checkpoint_path)
     agent = PPOAgent.load(rllib_run.policy_path)
     assert agent.name == "rllib_ppo" and agent.meta["iterations"] == 2
@@ -232,7 +232,7 @@ def test_cli_train_framework_option(tmp_path):
 
 @needs_rllib
 def test_missing_rllib_names_the_extra(monkeypatch):
-    from uno_env.rllib import require_rllib
+    from uno_env.envs.rllib import require_rllib
     monkeypatch.setitem(sys.modules, "ray.rllib", None)
     with pytest.raises(ValueError, match=r'"rllib" extra.*pip install -e ".\[rllib\]"'):
         require_rllib()

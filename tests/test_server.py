@@ -1,4 +1,4 @@
-"""uno-bench serve (uno_env.server) through Starlette's TestClient: every malformed,
+"""uno-bench serve (uno_env.apps.server) through Starlette's TestClient: every malformed,
 illegal or out-of-turn request is a 4xx with a message and leaves the game unchanged;
 concurrent sessions each get their own game."""
 import json
@@ -17,8 +17,8 @@ else:
 from starlette.testclient import TestClient  # noqa: E402
 
 from uno_env import Game  # noqa: E402
-from uno_env.replay import from_replay  # noqa: E402
-from uno_env.server import create_app  # noqa: E402
+from uno_env.apps.replay import from_replay  # noqa: E402
+from uno_env.apps.server import create_app  # noqa: E402
 
 
 class Clock:

@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from uno_env import Game
-from uno_env.config import make_config
+from uno_env.rules.config import make_config
 from uno_env.engine import codes as C
 from uno_env.engine.tallies import recount_state, tallies
-from uno_env.vector import VectorEnv
+from uno_env.envs.every_seat import VectorEnv
 
 #: every single-sided variant, with rules that move cards in their own ways: 7-0 and
 #: hand shuffles (chaos), jump-ins, stacking, One Piece's gives and returned challenges

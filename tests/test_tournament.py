@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from uno_env.cli import app
-from uno_env.tournament import lineups, tournament, wilson
+from uno_env.apps.cli import app
+from uno_env.evaluation.tournament import lineups, tournament, wilson
 
 AGENTS = ("random", "greedy", "heuristic")
 runner = CliRunner()
@@ -54,7 +54,7 @@ def test_same_seed_same_results_on_one_and_two_threads(result):
 def test_lineups_play_disjoint_games():
     r = tournament(("random", "greedy"), num_players=2, num_games=400, seed=3, threads=1,
                    progress=False)
-    from uno_env.simulation import simulate
+    from uno_env.evaluation.simulation import simulate
     second = simulate("classic", 2, agents=r.lineups[1], num_games=200, seed=3,
                       threads=1, first_game=200)
     assert np.array_equal(r.winner[1], second.winner)
@@ -149,7 +149,7 @@ def test_cli_play_reprompts_bad_choices_and_exits_on_eof():
 
 
 def test_cli_play_accepts_a_move_string():
-    from uno_env.game import Game
+    from uno_env.envs.game import Game
     g = Game("classic", 2, seed=4)
     # opponents move first when seat 0 is not the first player; use seat of the
     # first decider so the first prompt is for this position
@@ -209,7 +209,7 @@ def test_the_stream_random_agent_of_game_and_vector_env_plays_simulates_games():
     """``Game.random_action`` and ``VectorEnv.stream_random_actions`` draw simulate's
     ``random`` agent from the game's own stream: the same games as inside simulate."""
     from uno_env import Game, simulate
-    from uno_env.vector import VectorEnv
+    from uno_env.envs.every_seat import VectorEnv
 
     res = simulate("classic", 3, agents="random", num_games=5, seed=8, threads=1)
     venv = VectorEnv(5, num_players=3, seed=8, auto_reset=False)
@@ -233,7 +233,7 @@ def test_the_stream_random_agent_of_game_and_vector_env_plays_simulates_games():
 
 
 def test_vector_env_without_auto_reset_keeps_finished_games():
-    from uno_env.vector import VectorEnv
+    from uno_env.envs.every_seat import VectorEnv
 
     venv = VectorEnv(6, num_players=2, seed=1, auto_reset=False, max_turns=40)
     obs, mask, player = venv.reset(first_game=10)

@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from uno_env.game import Game
+from uno_env.envs.game import Game
 
 
 def flip(hands, top, **kw):

@@ -7,30 +7,40 @@ inside numba), ``GymVectorEnv`` (many such games as a
 every seat, one kernel call per step),
 ``simulate`` (whole games in numba, agents by name; returns a ``SimResult``),
 ``tournament`` (agents in every seat: leaderboard and ratings), ``presets``,
-``make_rules``, ``make_config``. Stable-Baselines3 support is in ``uno_env.sb3`` (the
-``rl`` extra). See the README for a tour.
+``make_rules``, ``make_config``. Stable-Baselines3 support is in ``uno_env.envs.sb3``
+(the ``rl`` extra). docs/architecture.md maps the packages:
 
-Importing the package registers the environments (``uno_env.registration``):
-``gymnasium.make("uno_env/Uno-v1", ...)`` builds ``SingleAgentEnv``,
-``gymnasium.make_vec("uno_env/Uno-v1", num_envs=8, ...)`` builds ``GymVectorEnv`` and
-``pettingzoo.make("aec", "uno_env/Uno-v0", ...)`` builds ``env``; presets and rule
-flags pass as keywords.
+- ``uno_env.engine``: the numba kernels (and how they compile);
+- ``uno_env.rules``: the rules model (rules, presets, decks, actions, configurations);
+- ``uno_env.envs``: the environments and the integrations (Gymnasium, PettingZoo, SB3,
+  RLlib);
+- ``uno_env.evaluation``: simulate, tournaments, the benchmark, statistics, plots;
+- ``uno_env.apps``: the ``uno-bench`` command line, terminal play, the browser server,
+  replays.
+
+Importing the package registers the environments (``uno_env.envs.registration``).
 """
-from uno_env.config import Config, make_config
-from uno_env.aec import env, raw_env
-from uno_env.game import Game
-from uno_env.gym_vector import GymVectorEnv
-from uno_env.learner import LearnerBatch, SingleAgentEnv, evaluate
-from uno_env.registration import register_envs
+from uno_env import _moved
+from uno_env.envs.aec import env, raw_env
+from uno_env.envs.every_seat import VectorEnv
+from uno_env.envs.game import Game
+from uno_env.envs.gym_vector import GymVectorEnv
+from uno_env.envs.registration import register_envs
+from uno_env.envs.single_seat import LearnerBatch, SingleAgentEnv, evaluate
+# the function and its result class (the module is ``uno_env.evaluation.simulation``)
+from uno_env.evaluation.simulation import SimResult, simulate
+from uno_env.evaluation.tournament import tournament
 from uno_env.rules import PRESETS, Rules, make_rules, presets
-# the function and its result class (the module is ``uno_env.simulation``)
-from uno_env.simulation import SimResult, simulate
-from uno_env.vector import VectorEnv
-# the function, not its module (``uno_env.tournament`` the attribute is the function;
-# the module stays importable as ``from uno_env.tournament import ...``)
-from uno_env.tournament import tournament
+from uno_env.rules.config import Config, make_config
 
 register_envs()
+_moved.install()
+
+
+def __getattr__(name: str):
+    # the 0.1 module paths (uno_env.learner, uno_env.cards, ...): uno_env._moved
+    return _moved.alias(name)
+
 
 __all__ = ["Config", "Game", "GymVectorEnv", "LearnerBatch", "PRESETS", "Rules",
            "SimResult", "SingleAgentEnv", "VectorEnv", "env", "evaluate", "make_config",

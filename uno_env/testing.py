@@ -38,7 +38,7 @@ seed, the game (the slot, or the game index of the seed) and the step.
   on 2, and run whole or split in parts (other chunk sizes) with ``first_game``.
 
 Everything runs through the engine's cached entry points (``engine/entry.py``), so
-after ``uno_env.warmup.warmup()`` the checks compile nothing.
+after ``uno_env.apps.warmup.warmup()`` the checks compile nothing.
 
 For many games, ``soak`` plays ``simulate``'s games inside numba with the state
 invariants above checked after the deal and after every step (the ``soak`` entry
@@ -54,17 +54,17 @@ from dataclasses import dataclass, field
 import numba
 import numpy as np
 
-from uno_env.config import Config, make_config
+from uno_env.rules.config import Config, make_config
 from uno_env.engine import codes as C
 from uno_env.engine import soak as soak_kernel
 from uno_env.engine.entry import GameOps, kernels
 from uno_env.engine.policies import AGENT_CODES, AGENT_GREEDY, AGENT_HEURISTIC
 from uno_env.engine.state import allocate
 from uno_env.engine.tallies import recount_state
-from uno_env.game import Game
+from uno_env.envs.game import Game
 from uno_env.rules import check_seed
-from uno_env.simulation import simulate
-from uno_env.vector import VectorEnv
+from uno_env.evaluation.simulation import simulate
+from uno_env.envs.every_seat import VectorEnv
 
 __all__ = ["ContractReport", "check_contract", "check_random_play",
            "check_vector_matches_game", "check_vector_batch_size",

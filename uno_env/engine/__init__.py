@@ -1,8 +1,10 @@
-"""numba kernels only. Nothing here imports from the rest of ``uno_env`` except the jit
-options (``uno_env._jit``), and each module imports only modules of the layers below
-its own (``tests/test_layers.py`` checks it):
+"""numba kernels only, and how they are compiled. Nothing here imports from the rest of
+``uno_env``, and each module imports only modules of the layers below its own
+(``tests/test_layers.py`` checks it):
 
-1. ``codes`` (integer codes), then ``rng`` (per-game random streams) and ``state`` (the
+0. ``codes`` (integer codes), ``_cache`` and ``_link_only`` (compiler plumbing), then
+   ``jit``: the decorators every kernel uses and the compiled, cached entry points;
+1. ``rng`` (per-game random streams) and ``state`` (the
    state record and the ``Spec`` class of each variant);
 2. ``faces``: what a card shows and does (the face accessor chosen per variant), and
    ``tallies``: each hand's cards per colour and rank, kept as cards move;
@@ -11,7 +13,7 @@ its own (``tests/test_layers.py`` checks it):
    and ``rounds`` (dealing, scoring, the end of a round);
 4. the variants' rules, with the same entry names: ``classic``, ``house``, ``flip``,
    ``onepiece``;
-5. ``variants``: the rules of the variant of a ``Spec`` class, chosen at compile time;
+5. ``dispatch``: the rules of the variant of a ``Spec`` class, chosen at compile time;
 6. ``observe`` (the observation) and ``determinize`` (redrawing the cards a seat cannot
    see, for search), then ``policies`` (the numba agents) and ``belief`` (what the
    public moves say about the hands, for search);

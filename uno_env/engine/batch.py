@@ -5,14 +5,14 @@ per variant. Game ``i`` of a seed always starts from ``seed_stream(seed, i)``, s
 results never depend on the batch size or on the number of threads."""
 import numpy as np
 
-from uno_env._jit import njit
+from uno_env.engine.jit import njit
 from uno_env.engine import codes as C
 from uno_env.engine.observe import observe
 from uno_env.engine.policies import WORK_SIZE, choose_action
 from uno_env.engine.rng import seed_stream
 from uno_env.engine.rounds import reset_game
 from uno_env.engine.state import GameBox
-from uno_env.engine.variants import apply_action, legal_mask, random_legal, step_and_mask
+from uno_env.engine.dispatch import apply_action, legal_mask, random_legal, step_and_mask
 
 # --- Game: one game, one kernel call per operation ---------------------------------------
 

@@ -20,13 +20,13 @@ Flip's determinization as it is).
 """
 import numpy as np
 
-from uno_env._jit import by_spec, njit
+from uno_env.engine.jit import by_spec, njit
 from uno_env.engine import codes as C
 from uno_env.engine.determinize import hidden_pool
 from uno_env.engine.plays import matches_pile
 from uno_env.engine.state import SINGLE_SIDED, FlipSpec
 from uno_env.engine.tallies import recount
-from uno_env.engine.variants import apply_action
+from uno_env.engine.dispatch import apply_action
 
 
 @njit

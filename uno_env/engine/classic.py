@@ -2,7 +2,7 @@
 game ``g``: the variant ``classic`` (``Rules.variant``), which also plays teams, match
 scoring, rewards and the other flags of section 2 and 7. The entry names are those of
 every variant module: ``legal_mask`` and ``apply_action``."""
-from uno_env._jit import njit
+from uno_env.engine.jit import njit
 from uno_env.engine import codes as C
 from uno_env.engine.faces import face, rank_draw
 from uno_env.engine.piles import discard_from_hand, draw_cards

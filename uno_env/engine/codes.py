@@ -128,7 +128,7 @@ REWARD_WIN, REWARD_SCORE = 0, 1
 STACK_NONE, STACK_SAME, STACK_ANY = 0, 1, 2
 WX_WILD, WX_DRAW1, WX_SWAP = 0, 1, 2
 
-# --- layout[slot]: first action id of each block (uno_env.actions.ActionLayout) -----------
+# --- layout[slot]: first action id of each block (uno_env.rules.actions.ActionLayout) -----------
 L_PLAY = 0       # one action per card type with a coloured face
 L_NUM_PLAY = 1
 L_WILD = 2       # four actions (colour slot 0-3) per card type with a wild face

@@ -32,7 +32,7 @@ this never happens).
 """
 import numpy as np
 
-from uno_env._jit import by_spec, njit
+from uno_env.engine.jit import by_spec, njit
 from uno_env.engine import codes as C
 from uno_env.engine.plays import holds_color
 from uno_env.engine.rng import next_u64, shuffle_prefix

@@ -1,5 +1,5 @@
 """The engine's entry points: the kernels the Python APIs call, one per API, compiled
-once per variant and cached on disk (``uno_env._jit.entry_point``).
+once per variant and cached on disk (``uno_env.engine.jit.entry_point``).
 
 ================  ==========================  ============================================
 entry point       kernel                      called by
@@ -39,7 +39,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from uno_env._jit import VARIANT_MODULES, bind, cache_dir, entry_point
+from uno_env.engine.jit import VARIANT_MODULES, bind, cache_dir, entry_point
 from uno_env.engine import batch, determinize, learner, policies, search, soak
 
 #: entry point name -> (kernel, extra jit options)

@@ -3,11 +3,11 @@
 ``face`` is the face of a card type on the side in play. Single-sided decks show a
 type's one face; UNO Flip shows the light face or the match's own dark face
 (``State.dark_face``; docs/rules.md section 5). The choice is made when a kernel is
-compiled (``uno_env._jit.by_spec``), so the classic hot loops read one table entry.
+compiled (``uno_env.engine.jit.by_spec``), so the classic hot loops read one table entry.
 """
 import numpy as np
 
-from uno_env._jit import by_spec, njit
+from uno_env.engine.jit import by_spec, njit
 from uno_env.engine import codes as C
 from uno_env.engine.rng import shuffle_prefix
 from uno_env.engine.state import SINGLE_SIDED, ClassicSpec, FlipSpec, HouseSpec, OnePieceSpec

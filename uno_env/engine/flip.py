@@ -13,7 +13,7 @@ seed stream when a match starts and kept for every round of the match.
 ``Game.from_scenario`` may fix any part of it.
 
 Moves name the whole card (``R5|P7``, ``W2|P1:B``): the action layout gives every type a
-play action and four wild actions (``uno_env.actions``), and the mask offers a type's
+play action and four wild actions (``uno_env.rules.actions``), and the mask offers a type's
 actions only when its active face is coloured (resp. wild). Two identical physical cards
 (same light and same dark face) are one move: the mask offers the lower type only
 (``faces.same_card_below``).
@@ -34,7 +34,7 @@ Readings where the rules are silent (the project's; also in docs/rules.md sectio
   naming a colour with ``color:X`` when the new top card is a wild).
 - A match keeps its pairing in every round; each round starts on the light side.
 """
-from uno_env._jit import njit
+from uno_env.engine.jit import njit
 from uno_env.engine import codes as C
 from uno_env.engine.faces import face, is_restricted, other_face, rank_draw
 from uno_env.engine.piles import discard_from_hand, draw_cards

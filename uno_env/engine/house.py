@@ -44,7 +44,7 @@ Readings where docs/rules.md is silent (the project's, also listed in the README
 """
 import numpy as np
 
-from uno_env._jit import njit
+from uno_env.engine.jit import njit
 from uno_env.engine import codes as C
 from uno_env.engine.faces import face, rank_draw
 from uno_env.engine.piles import discard_from_hand, draw_cards

@@ -20,7 +20,7 @@ Search opponents (``mcts``) are played by the same loops, compiled into the ``se
 entry point instead (``engine.search``), so a user who never searches never compiles
 the search: every loop takes a ``search`` argument, ``None`` here, and makes each move
 through three hooks chosen by its class when the loop is compiled
-(``uno_env._jit.by_class``): ``dealt`` (a game starts in a slot), ``opponent_action``
+(``uno_env.engine.jit.by_class``): ``dealt`` (a game starts in a slot), ``opponent_action``
 (a numba opponent's move) and ``play`` (apply any move). Their ``None``
 implementations below are the plain learner; ``engine.search`` registers the ones that
 keep each game's belief and search stream.
@@ -33,13 +33,13 @@ from collections import namedtuple
 
 import numpy as np
 
-from uno_env._jit import by_class, njit
+from uno_env.engine.jit import by_class, njit
 from uno_env.engine import codes as C
 from uno_env.engine.observe import observe
 from uno_env.engine.policies import WORK_SIZE, choose_action
 from uno_env.engine.rng import seed_stream
 from uno_env.engine.rounds import reset_game
-from uno_env.engine.variants import apply_action, legal_mask
+from uno_env.engine.dispatch import apply_action, legal_mask
 
 LEARNER = -1
 EXTERNAL = -2

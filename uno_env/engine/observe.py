@@ -69,9 +69,9 @@ The draw pile's order and faces beyond that one visible side are not in the vect
 """
 import numpy as np
 
-from uno_env._jit import njit
+from uno_env.engine.jit import njit
 from uno_env.engine import codes as C
-from uno_env.engine.variants import observe_fields
+from uno_env.engine.dispatch import observe_fields
 
 BASE_FIELDS = C.OBS_FIELDS[:C.O_SIDE + 1]
 FLIP_FIELDS = ("hand_dark", "opponent_backs", "draw_back", "top_other", "played_dark")

@@ -46,7 +46,7 @@ Readings where docs/rules.md 6 is silent (the project's, also in the README):
   plays on without the eliminated player. ``max_turns`` counts the turns of the match,
   not of the round (careful players would otherwise never end it).
 """
-from uno_env._jit import njit
+from uno_env.engine.jit import njit
 from uno_env.engine import codes as C
 from uno_env.engine.faces import is_restricted, rank_draw
 from uno_env.engine.piles import discard_from_hand, draw_cards, to_discard

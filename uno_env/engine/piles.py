@@ -1,6 +1,6 @@
 """The draw and discard piles: discarding, drawing, and the reshuffle of an empty draw
 pile (docs/rules.md section 2, "Empty draw pile"), shared by every variant."""
-from uno_env._jit import by_spec, njit
+from uno_env.engine.jit import by_spec, njit
 from uno_env.engine import codes as C
 from uno_env.engine.rng import shuffle_prefix
 from uno_env.engine.state import ClassicSpec, FlipSpec, HouseSpec, OnePieceSpec

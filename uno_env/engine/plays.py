@@ -2,7 +2,7 @@
 turn"): matching the pile, the restriction of the draw wilds, and the legal mask of the
 official rules, which classic UNO and UNO Flip both use. Faces are read through
 ``faces.face``, so one loop serves single-sided decks and Flip's two sides."""
-from uno_env._jit import njit
+from uno_env.engine.jit import njit
 from uno_env.engine import codes as C
 from uno_env.engine.faces import face, is_restricted, same_card_below
 from uno_env.engine.turns import top_type

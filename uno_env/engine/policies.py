@@ -16,11 +16,11 @@ Adding an agent: give it a code here, a branch in ``choose_action``, and a name 
 """
 import numpy as np
 
-from uno_env._jit import by_spec, njit
+from uno_env.engine.jit import by_spec, njit
 from uno_env.engine import codes as C
 from uno_env.engine.observe import observe
 from uno_env.engine.state import SINGLE_SIDED, FlipSpec
-from uno_env.engine.variants import legal_mask, random_legal
+from uno_env.engine.dispatch import legal_mask, random_legal
 
 AGENT_RANDOM = 0
 AGENT_GREEDY = 1

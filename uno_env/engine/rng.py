@@ -5,7 +5,7 @@ cards never depend on the batch size, the thread count or the other games.
 """
 import numpy as np
 
-from uno_env._jit import njit
+from uno_env.engine.jit import njit
 
 @njit
 def seed_stream(seed, index):

@@ -4,7 +4,7 @@ the start of a match (docs/rules.md section 2, "Round end", "Points", "Dealer an
 order", "Teams")."""
 import numpy as np
 
-from uno_env._jit import njit
+from uno_env.engine.jit import njit
 from uno_env.engine import codes as C
 from uno_env.engine.faces import face, is_first_card_redo, new_pairing, rank_draw
 from uno_env.engine.piles import draw_cards, to_discard

@@ -34,7 +34,7 @@ mode (``mcts_code``); ``agent_code`` reads the names ``mcts``, ``mcts:400``,
 The kernel called from Python is ``search_kernel`` (the ``search`` entry point of
 ``engine.entry``): one decision for ``agents.MCTSAgent``, a chunk of ``simulate``'s
 games when a seat is a search agent, or an operation of a learner batch
-(``uno_env.learner.LearnerBatch``) whose opponents include a search agent: the loops of
+(``uno_env.envs.single_seat.LearnerBatch``) whose opponents include a search agent: the loops of
 ``engine.learner`` with the hooks registered here for ``LearnerSearch``, which keep
 each game's belief and search stream as ``play_search_game`` does. The plain
 ``simulate`` and ``learner`` entry points never reach this module, so users who do not
@@ -43,7 +43,7 @@ search never compile it.
 from collections import namedtuple
 
 import numpy as np
-from uno_env._jit import njit
+from uno_env.engine.jit import njit
 from uno_env.engine import codes as C
 from uno_env.engine import learner
 from uno_env.engine.batch import STAT_SLOTS, _record
@@ -54,7 +54,7 @@ from uno_env.engine.policies import (AGENT_CODES, AGENT_GREEDY, AGENT_HEURISTIC,
 from uno_env.engine.rng import seed_stream
 from uno_env.engine.rounds import reset_game
 from uno_env.engine.state import State
-from uno_env.engine.variants import apply_action, legal_mask
+from uno_env.engine.dispatch import apply_action, legal_mask
 
 #: agent codes at or above this are search agents
 MCTS_BASE = 1 << 24
@@ -395,7 +395,7 @@ def search_kernel(op, st, watched, sp, codes, seed, first_index, stat_slots, rng
     ``OP_SIMULATE`` (``simulate`` when a seat is a search agent):
     ``simulate_search_chunk`` on ``st`` with the agents ``codes``; returns 0.
 
-    ``OP_LEARNER + k`` (``uno_env.learner.LearnerBatch`` with a search opponent):
+    ``OP_LEARNER + k`` (``uno_env.envs.single_seat.LearnerBatch`` with a search opponent):
     ``engine.learner.learner_op(k, st, sp, lb, seed, first_index, rows, moves, obs,
     mask, ...)``, the games' search streams in ``rng`` and beliefs in ``banned``."""
     if op >= OP_LEARNER:

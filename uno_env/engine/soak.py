@@ -38,14 +38,14 @@ arrays may not be safe to read), and is counted once under every kind it broke.
 """
 import numpy as np
 
-from uno_env._jit import by_spec, njit
+from uno_env.engine.jit import by_spec, njit
 from uno_env.engine import codes as C
 from uno_env.engine.batch import deal_game, decide
 from uno_env.engine.observe import observe
 from uno_env.engine.policies import AGENT_RANDOM, WORK_SIZE
 from uno_env.engine.state import SINGLE_SIDED, FlipSpec
 from uno_env.engine.tallies import type_columns
-from uno_env.engine.variants import apply_action, legal_mask, random_pick
+from uno_env.engine.dispatch import apply_action, legal_mask, random_pick
 
 BREAK_NAMES = ("negative", "piles", "hand_size", "discard_counts", "deck", "dark_faces",
                "decider", "pending", "mask_count", "legal", "action", "finished",

@@ -47,13 +47,13 @@ _SPEC_FIELDS = ["face_color", "face_rank", "face_points", "type_face", "type_cou
                 "type_play_slot", "type_wild_slot", "play_slot_type", "wild_slot_type",
                 "rules", "layout", "obs_at", "ace_slot_type", "rank_type", "luffy_type"]
 
-#: Read-only tables of one configuration: deck faces and types (``uno_env.cards``),
-#: action slots per type (``uno_env.actions``), the compiled ``rules`` and ``layout``
+#: Read-only tables of one configuration: deck faces and types (``uno_env.rules.cards``),
+#: action slots per type (``uno_env.rules.actions``), the compiled ``rules`` and ``layout``
 #: slot arrays, ``obs_at`` (first index of each observation field ``O_*``, -1 if
 #: absent), ``ace_slot_type`` (One Piece: the action type of each ``ACE+X`` slot),
 #: ``rank_type`` (first type of each rank, -1) and ``luffy_type`` (the ``1`` of each
 #: colour, -1). There is one class per variant, with the same fields: the class is how
-#: the kernels are specialised (``uno_env._jit.by_spec``), so each variant compiles its
+#: the kernels are specialised (``uno_env.engine.jit.by_spec``), so each variant compiles its
 #: own code only.
 #: Mind the cost of a field: a Spec passes by value to every kernel that is not inlined;
 #: two more fields (a per-type colour slot and rank) made random play in ``simulate``

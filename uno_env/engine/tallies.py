@@ -27,7 +27,7 @@ after every move of its soak games.
 """
 import numpy as np
 
-from uno_env._jit import by_spec, njit
+from uno_env.engine.jit import by_spec, njit
 from uno_env.engine import codes as C
 from uno_env.engine.state import FlipSpec, SINGLE_SIDED
 

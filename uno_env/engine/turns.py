@@ -1,7 +1,7 @@
 """Turn bookkeeping shared by every variant: whose decision it is, the end of a turn,
 the moves every variant answers the same way (``catch``, ``uno``, naming a colour), and
 the verdict of a challenge (docs/rules.md section 2)."""
-from uno_env._jit import njit
+from uno_env.engine.jit import njit
 from uno_env.engine import codes as C
 from uno_env.engine.piles import draw_cards
 

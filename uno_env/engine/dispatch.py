@@ -1,0 +1,101 @@
+"""The rules of play for any variant: each kernel here hands over to the variant module
+of its ``Spec`` class (``classic``, ``house``, ``flip``, ``onepiece``: the same entry
+names in each), chosen when the caller is compiled (``uno_env.engine.jit.by_spec``). Everything
+above this module (observations, agents, the batch and learner loops) is written once
+for all variants.
+
+Public kernels: ``legal_mask`` (the current decider's legal actions),
+``apply_action`` (assumes a legal action), ``step_and_mask`` and ``random_legal``.
+"""
+from uno_env.engine.jit import by_spec, njit
+from uno_env.engine import classic, flip, house, onepiece
+from uno_env.engine import codes as C
+from uno_env.engine.rng import below
+from uno_env.engine.state import ClassicSpec, FlipSpec, HouseSpec, OnePieceSpec
+
+_MODULES = ((ClassicSpec, classic), (HouseSpec, house), (FlipSpec, flip),
+            (OnePieceSpec, onepiece))
+
+
+@by_spec
+def rules_legal_mask(st, g, sp, mask):
+    """The variant's legal mask (``mask`` zeroed, the game on); the count of actions."""
+
+
+@by_spec
+def apply_action(st, g, sp, action):
+    """Apply a legal ``action`` of the current decider (check with ``is_legal`` first)."""
+
+
+@by_spec
+def observe_fields(st, g, sp, seat, out):
+    """Write the variant's own observation fields (``engine/observe.py``)."""
+
+
+def _register(spec_class, module):
+    # thin wrappers: the variant's kernels stay ordinary calls (compiled once per
+    # variant), not inlined into every caller
+    rules_legal_mask.register(spec_class)(
+        lambda st, g, sp, mask: module.legal_mask(st, g, sp, mask))
+    apply_action.register(spec_class)(
+        lambda st, g, sp, action: module.apply_action(st, g, sp, action))
+    observe_fields.register(spec_class)(
+        lambda st, g, sp, seat, out: module.observe_fields(st, g, sp, seat, out))
+
+
+for _spec_class, _module in _MODULES:
+    _register(_spec_class, _module)
+
+
+@njit
+def legal_mask(st, g, sp, mask):
+    """Fill ``mask`` (uint8[A]) with the current decider's legal actions.
+
+    Returns the number of legal actions (0 only when the episode is over)."""
+    mask[:] = 0
+    if st.info[g, C.I_PHASE] == C.PHASE_OVER:
+        return 0
+    return rules_legal_mask(st, g, sp, mask)
+
+
+@njit
+def random_legal(st, g, sp, scratch):
+    """A uniformly random legal action of the current decider, drawn from the game's own
+    stream (the random agent's kernel); -1 when the episode is over."""
+    n = legal_mask(st, g, sp, scratch)
+    if n == 0:
+        return -1
+    return random_pick(st, g, scratch, n)
+
+
+@njit(inline="always")
+def random_pick(st, g, mask, n):
+    """The random agent's choice among the ``n`` (> 0) legal actions of ``mask``: the
+    ``k``-th, ``k`` uniform from the game's own stream."""
+    k = below(st.rng, g, n)
+    for a in range(mask.shape[0]):
+        if mask[a] != 0:
+            if k == 0:
+                return a
+            k -= 1
+    return -1
+
+
+#: bits of ``step_and_mask``'s result above the next decider's seat
+STEP_ROUND_ENDED = 1 << 8    # a round ended in this step (rewards may have been given)
+STEP_EPISODE_ENDED = 1 << 9  # the episode is over (terminated or truncated)
+STEP_SEAT_MASK = 0xFF
+
+
+@njit
+def step_and_mask(st, g, sp, action, mask):
+    """``apply_action`` then refill ``mask`` for the next decider, in one kernel call per
+    environment step. Returns the next decider's seat OR the ``STEP_*`` bits."""
+    apply_action(st, g, sp, action)
+    legal_mask(st, g, sp, mask)
+    out = st.info[g, C.I_CURRENT]
+    if st.info[g, C.I_LAST_ROUND_OVER] != 0:
+        out |= STEP_ROUND_ENDED
+    if st.info[g, C.I_STATUS] != C.STATUS_PLAYING:
+        out |= STEP_EPISODE_ENDED
+    return out

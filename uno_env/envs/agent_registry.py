@@ -1,0 +1,113 @@
+"""Agents by name, without ``uno_env`` depending on any agent's code.
+
+``uno_env`` defines the agent protocol (an object with ``act(observation,
+action_mask=None) -> int`` and, optionally, ``act_batch(observations, masks)``) and this
+registry; packages that provide agents register them. The ``agents`` package of this
+project does so through the entry-point group ``uno_env.agents`` (``pyproject.toml``),
+so ``uno-bench tournament --agents heuristic,ppo_classic_2p`` finds its agents while the
+imports still point one way (``agents`` -> ``uno_env``). A plug-in of your own::
+
+    # pyproject.toml of your package
+    [project.entry-points."uno_env.agents"]
+    mine = "my_package:register"
+
+    # my_package/__init__.py
+    def register():
+        from uno_env.envs.agent_registry import register_agent
+        register_agent("mine", lambda config, seed=None: MyAgent(config))
+"""
+from __future__ import annotations
+
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Callable
+
+#: name -> factory(config, seed=None) -> agent
+_FACTORIES: dict[str, Callable] = {}
+#: names of agents that carry their own configuration (trained models)
+_CONFIGURED: set[str] = set()
+#: functions(spec) -> factory or None, asked for names no factory has (e.g. a file path)
+_RESOLVERS: list[Callable] = []
+#: the trained-policy constructor (``agents.PPOAgent``), for exporters such as RLlib's
+_POLICY: dict[str, Callable] = {}
+_loaded = False
+
+#: the version string of the ``.npz`` policy format that the shipped models use
+POLICY_FORMAT = "uno-env-ppo/1"
+
+
+def register_agent(name: str, factory: Callable, configured: bool = False) -> None:
+    """Make ``name`` an agent: ``factory(config, seed=None)`` returns a new one.
+    ``configured``: the agent carries its own configuration (a trained model), so
+    ``config`` may be None."""
+    _FACTORIES[name] = factory
+    if configured:
+        _CONFIGURED.add(name)
+
+
+def is_configured(spec: str) -> bool:
+    """Does this agent carry its own configuration (a trained model or a model file)?"""
+    _load_plugins()
+    return spec in _CONFIGURED or spec.endswith(".npz")
+
+
+def register_resolver(resolver: Callable) -> None:
+    """``resolver(spec)`` returns a factory for agent specs that are not names (a file
+    path, say), or None."""
+    _RESOLVERS.append(resolver)
+
+
+def register_policy(constructor: Callable) -> None:
+    """The constructor of trained policy networks: ``constructor(layers, scale, record,
+    name=...)`` (``agents.PPOAgent``)."""
+    _POLICY["constructor"] = constructor
+
+
+def _load_plugins() -> None:
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    for point in entry_points(group="uno_env.agents"):
+        point.load()()
+
+
+def agent_names() -> list[str]:
+    """Every registered agent name (the baselines, shipped models, plug-ins)."""
+    _load_plugins()
+    return list(_FACTORIES)
+
+
+def make_agent(spec: str, config, seed=None):
+    """A new agent for ``config`` from a registered name or a spec a resolver knows (a
+    ``.npz`` model file); an object that has ``act`` is returned as it is."""
+    if not isinstance(spec, str):
+        if callable(getattr(spec, "act", None)):
+            return spec
+        raise ValueError(f"an agent is a name or an object with act(obs, mask), got "
+                         f"{type(spec).__name__}")
+    _load_plugins()
+    factory = _FACTORIES.get(spec)
+    for resolver in _RESOLVERS:
+        if factory is not None:
+            break
+        factory = resolver(spec)
+    if factory is None:
+        names = ", ".join(_FACTORIES) or "none (is the agents package installed?)"
+        raise ValueError(f"unknown agent {spec!r}: use one of {names}, or a .npz model "
+                         f"file")
+    return factory(config, seed=seed)
+
+
+def policy_agent(layers, scale, record: dict, name: str):
+    """A trained-policy agent built from network weights (for exporters)."""
+    _load_plugins()
+    if "constructor" not in _POLICY:
+        raise ValueError("no policy constructor is registered: install the agents "
+                         "package (pip install -e .)")
+    return _POLICY["constructor"](layers, scale, record, name=name)
+
+
+def model_name(spec: str) -> str:
+    """A readable name for a model file or a shipped model's name."""
+    return Path(spec).name.removesuffix(".npz")

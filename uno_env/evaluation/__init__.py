@@ -1,0 +1,14 @@
+"""Evaluation: whole games in numba, tournaments, the benchmark, and their statistics.
+
+==================  ==============================================================
+module              holds
+==================  ==============================================================
+``simulation``      ``simulate``: whole games played by agents by name
+``tournament``      ``tournament``: agents in every seat, leaderboard and ratings
+``distributed``     the Ray backend of ``tournament``
+``benchmark``       the fixed benchmark tracks and report cards (``uno-bench/4``)
+``analysis``        statistics over ``simulate`` runs (rule variants, agents)
+``plots``           matplotlib figures of those results
+``stats``           confidence intervals shared by the above
+==================  ==============================================================
+"""

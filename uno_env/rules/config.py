@@ -1,0 +1,96 @@
+"""One configuration = (preset, rules, number of players): its deck, action layout and
+the ``Spec`` tables the kernels read. Built once per configuration and cached."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from functools import lru_cache
+
+import gymnasium
+import numpy as np
+
+from uno_env.rules.actions import ActionLayout, build_layout
+from uno_env.rules.cards import Deck, make_deck
+from uno_env.engine import codes as C
+from uno_env.engine.observe import field_offsets, observation_slices
+from uno_env.engine.state import SPEC_CLASSES
+from uno_env.rules import Rules, check_num_players, make_rules
+
+
+@dataclass(frozen=True)
+class Config:
+    preset: str
+    num_players: int
+    rules: Rules
+    deck: Deck = field(repr=False)
+    layout: ActionLayout = field(repr=False)
+    spec: tuple = field(repr=False)
+
+    @property
+    def variant(self) -> str:
+        """The rule set compiled for this configuration (``Rules.variant``)."""
+        return self.rules.variant
+
+    def rule_overrides(self) -> dict:
+        """The rule flags that differ from the preset's (``make_config(preset, P,
+        **overrides)`` rebuilds this configuration)."""
+        from uno_env.rules import PRESETS
+        base = PRESETS[self.preset]
+        return {f.name: getattr(self.rules, f.name) for f in fields(self.rules)
+                if getattr(self.rules, f.name) != getattr(base, f.name)}
+
+    @property
+    def action_space(self) -> gymnasium.spaces.Discrete:
+        return gymnasium.spaces.Discrete(self.layout.size)
+
+    @property
+    def observation_space(self) -> gymnasium.spaces.Box:
+        # every entry counts cards (at most the deck) except the match scores, which stay
+        # below the target plus one round's worth of points
+        deck = self.deck
+        high = np.full(self.layout.obs_size, float(deck.num_cards), np.float32)
+        points = int((deck.face_points[deck.type_face].max(axis=1) * deck.type_count).sum())
+        high[observation_slices(deck.num_types, self.num_players)["scores"]] = \
+            self.rules.target_score + points
+        return gymnasium.spaces.Box(np.float32(0.0), high, (self.layout.obs_size,),
+                                    np.float32)
+
+
+def make_config(preset: str = "classic", num_players: int = 4, **overrides) -> Config:
+    """Validate and build (cached) the configuration; clear ValueErrors for bad input."""
+    num_players = check_num_players(num_players)
+    rules = make_rules(preset, **overrides)
+    return _build(preset, num_players, rules)
+
+
+@lru_cache(maxsize=64)
+def _build(preset: str, num_players: int, rules: Rules) -> Config:
+    deck = make_deck(rules.deck) if rules.deck != "onepiece110" else \
+        make_deck(rules.deck, *rules.onepiece_cards)
+    if rules.hand_size * num_players > deck.num_cards - 20:
+        raise ValueError(f"{num_players} hands of {rules.hand_size} cards do not leave a "
+                         f"draw pile in a {deck.num_cards}-card deck; lower hand_size")
+    layout = build_layout(deck, rules, num_players)
+    i32 = lambda a: np.ascontiguousarray(a, dtype=np.int32)  # noqa: E731
+    light_rank = deck.face_rank[deck.type_face[:, 0]]
+    light_color = deck.face_color[deck.type_face[:, 0]]
+    rank_type = np.full(C.NUM_RANKS, -1, np.int32)
+    for t in range(deck.num_types)[::-1]:
+        rank_type[light_rank[t]] = t
+    luffy_type = np.full(C.NO_COLOR + 1, -1, np.int32)  # the 1 of each colour (One Piece)
+    for t in range(deck.num_types)[::-1]:
+        if light_rank[t] == 1:
+            luffy_type[light_color[t]] = t
+    ace_slots = layout.ace_slot_type if layout.ace_slot_type is not None else []
+    spec = SPEC_CLASSES[rules.variant](
+        face_color=i32(deck.face_color), face_rank=i32(deck.face_rank),
+        face_points=i32(deck.face_points), type_face=i32(deck.type_face),
+        type_count=i32(deck.type_count), type_play_slot=i32(layout.type_play_slot),
+        type_wild_slot=i32(layout.type_wild_slot), play_slot_type=i32(layout.play_slot_type),
+        wild_slot_type=i32(layout.wild_slot_type), rules=rules.compile(num_players),
+        layout=layout.as_array(),
+        obs_at=field_offsets(deck.num_types, num_players, rules),
+        ace_slot_type=i32(ace_slots), rank_type=rank_type, luffy_type=luffy_type,
+    )
+    for a in spec:
+        a.setflags(write=False)
+    return Config(preset, num_players, rules, deck, layout, spec)
