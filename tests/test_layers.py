@@ -28,7 +28,7 @@ ENGINE = ROOT / "uno_env" / "engine"
 #: engine modules by layer (``uno_env/engine/__init__.py``): a module may import
 #: modules of strictly lower layers only
 LAYERS = [
-    ["_cache", "_link_only", "codes"],
+    ["_cache", "_link_only", "codes", "variants"],
     ["jit"],
     ["rng", "state"],
     ["faces", "tallies"],

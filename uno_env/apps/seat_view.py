@@ -193,7 +193,7 @@ def seat_view(game, seat: int, declared: set[int] | frozenset = frozenset()) -> 
     draw_back = (back_face(game, int(st.draw_pile[0, n_draw - 1]))
                  if flip and n_draw else None)
     jump = int(info[C.I_JUMP_FROM]) if phase == C.PHASE_JUMP_IN else -1
-    onepiece = cfg.rules.deck == "onepiece110"
+    onepiece = cfg.variant == "onepiece"
     over = game.is_over
     rules = cfg.rules
     return TableView(

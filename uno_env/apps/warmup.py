@@ -14,11 +14,11 @@ import numpy as np
 
 from uno_env.rules.config import make_config
 from uno_env.engine.policies import AGENT_GREEDY
+from uno_env.engine.variants import VARIANTS
 from uno_env.rules import PRESETS
 
-#: one preset of each variant
-VARIANT_PRESETS = {"classic": "classic", "house": "street", "flip": "flip",
-                   "onepiece": "onepiece"}
+#: one preset of each variant (``engine/variants.py``)
+VARIANT_PRESETS = {v.name: v.preset for v in VARIANTS}
 
 
 def _touch_every_entry_point(preset: str) -> None:

@@ -24,7 +24,7 @@ from uno_env.engine.jit import by_spec, njit
 from uno_env.engine import codes as C
 from uno_env.engine.determinize import hidden_pool
 from uno_env.engine.plays import matches_pile
-from uno_env.engine.state import SINGLE_SIDED, FlipSpec
+from uno_env.engine.variants import DOUBLE_SIDED, SINGLE_SIDED
 from uno_env.engine.tallies import recount
 from uno_env.engine.dispatch import apply_action
 
@@ -79,7 +79,7 @@ def redeal(st, g, sp, seat, rng, r, banned):
     docstring); random numbers from ``rng[r]``."""
 
 
-@redeal.register(FlipSpec)
+@redeal.register(*DOUBLE_SIDED)
 def _redeal_flip(st, g, sp, seat, rng, r, banned):
     pass
 

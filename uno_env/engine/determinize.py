@@ -36,7 +36,7 @@ from uno_env.engine.jit import by_spec, njit
 from uno_env.engine import codes as C
 from uno_env.engine.plays import holds_color
 from uno_env.engine.rng import next_u64, shuffle_prefix
-from uno_env.engine.state import SINGLE_SIDED, FlipSpec
+from uno_env.engine.variants import DOUBLE_SIDED, SINGLE_SIDED
 from uno_env.engine.tallies import recount
 
 
@@ -114,7 +114,7 @@ def _redraw_single(st, g, sp, seat, rng, r):
         i += 1
 
 
-@redraw.register(FlipSpec)
+@redraw.register(*DOUBLE_SIDED)
 def _redraw_flip(st, g, sp, seat, rng, r):
     # Each type is one physical card. Opponents' cards and the draw pile's top show the
     # side not in play (``faces.other_face``): those faces stay where they are; every

@@ -1,20 +1,18 @@
 """The rules of play for any variant: each kernel here hands over to the variant module
-of its ``Spec`` class (``classic``, ``house``, ``flip``, ``onepiece``: the same entry
-names in each), chosen when the caller is compiled (``uno_env.engine.jit.by_spec``). Everything
-above this module (observations, agents, the batch and learner loops) is written once
-for all variants.
+of its ``Spec`` class (``engine/variants.py`` names the module of each: ``classic``,
+``house``, ``flip``, ``onepiece``, with the same entry names in each), chosen when the
+caller is compiled (``uno_env.engine.jit.by_spec``). Everything above this module
+(observations, agents, the batch and learner loops) is written once for all variants.
 
 Public kernels: ``legal_mask`` (the current decider's legal actions),
 ``apply_action`` (assumes a legal action), ``step_and_mask`` and ``random_legal``.
 """
 from uno_env.engine.jit import by_spec, njit
-from uno_env.engine import classic, flip, house, onepiece
+import importlib
+
 from uno_env.engine import codes as C
 from uno_env.engine.rng import below
-from uno_env.engine.state import ClassicSpec, FlipSpec, HouseSpec, OnePieceSpec
-
-_MODULES = ((ClassicSpec, classic), (HouseSpec, house), (FlipSpec, flip),
-            (OnePieceSpec, onepiece))
+from uno_env.engine.variants import VARIANTS
 
 
 @by_spec
@@ -43,8 +41,10 @@ def _register(spec_class, module):
         lambda st, g, sp, seat, out: module.observe_fields(st, g, sp, seat, out))
 
 
-for _spec_class, _module in _MODULES:
-    _register(_spec_class, _module)
+# each variant's rules module, from the declaration (its layer is below this one:
+# tests/test_layers.py); importing it also registers its own by-spec kernels
+for _variant in VARIANTS:
+    _register(_variant.spec_class, importlib.import_module(f"uno_env.engine.{_variant.module}"))
 
 
 @njit

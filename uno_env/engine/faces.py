@@ -10,7 +10,7 @@ import numpy as np
 from uno_env.engine.jit import by_spec, njit
 from uno_env.engine import codes as C
 from uno_env.engine.rng import shuffle_prefix
-from uno_env.engine.state import SINGLE_SIDED, ClassicSpec, FlipSpec, HouseSpec, OnePieceSpec
+from uno_env.engine.variants import DOUBLE_SIDED, SINGLE_SIDED
 
 
 @by_spec
@@ -23,7 +23,7 @@ def _single_face(st, g, sp, t):
     return sp.type_face[t, 0]
 
 
-@face.register(FlipSpec)
+@face.register(*DOUBLE_SIDED)
 def _flip_face(st, g, sp, t):
     if st.info[g, C.I_SIDE] == 0:
         return sp.type_face[t, 0]
@@ -35,7 +35,7 @@ def other_face(st, g, sp, t):
     """UNO Flip: the face of ``t`` on the side not in play (what the others see)."""
 
 
-@other_face.register(FlipSpec)
+@other_face.register(*DOUBLE_SIDED)
 def _flip_other_face(st, g, sp, t):
     if st.info[g, C.I_SIDE] == 0:
         return np.int32(st.dark_face[g, t])
@@ -50,19 +50,9 @@ def is_restricted(sp, rank):
     (section 6)."""
 
 
-@is_restricted.register(ClassicSpec, HouseSpec)
+@is_restricted.register_default
 def _w4_restricted(sp, rank):
     return rank == C.WILD4
-
-
-@is_restricted.register(FlipSpec)
-def _flip_restricted(sp, rank):
-    return rank == C.WILD2 or rank == C.WILD_COLOR
-
-
-@is_restricted.register(OnePieceSpec)
-def _onepiece_restricted(sp, rank):
-    return rank == C.WILD4 or (rank == C.BLACKBEARD and sp.rules[C.R_OP_BBD_CHALLENGE] != 0)
 
 
 @by_spec
@@ -77,7 +67,7 @@ def _no_twin(st, g, sp, seat, t):
     return False
 
 
-@same_card_below.register(FlipSpec)
+@same_card_below.register(*DOUBLE_SIDED)
 def _flip_twin_below(st, g, sp, seat, t):
     light = sp.type_face[t, 0]
     u = t - 1
@@ -100,7 +90,7 @@ def _no_pairing(st, g, sp):
     pass
 
 
-@new_pairing.register(FlipSpec)
+@new_pairing.register(*DOUBLE_SIDED)
 def _flip_pairing(st, g, sp):
     k = st.dark_face.shape[1]
     for t in range(k):

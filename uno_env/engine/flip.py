@@ -36,6 +36,7 @@ Readings where the rules are silent (the project's; also in docs/rules.md sectio
 """
 from uno_env.engine.jit import njit
 from uno_env.engine import codes as C
+from uno_env.engine import faces
 from uno_env.engine.faces import face, is_restricted, other_face, rank_draw
 from uno_env.engine.piles import discard_from_hand, draw_cards
 from uno_env.engine.plays import holds_color, may_play, official_legal_mask, top_rank
@@ -44,6 +45,10 @@ from uno_env.engine.turns import (
     NOT_COMMON, begin_decision, challenge_verdict, common_move, finish_turn, mark_uncalled,
     pass_turn, seat_after, top_type,
 )
+from uno_env.engine.variants import BY_NAME
+
+#: this variant's Spec class (engine/variants.py)
+SPEC = BY_NAME["flip"].spec_class
 
 
 @njit(inline="always")
@@ -238,3 +243,9 @@ def observe_fields(st, g, sp, seat, out):
     played = st.discard_counts[g]
     for t in range(k):
         out[o + dark[t]] += played[t]
+
+
+# docs/rules.md 5: Flip's restricted wilds are the W2 (light) and the WC (dark)
+@faces.is_restricted.register(SPEC)
+def _restricted(sp, rank):
+    return rank == C.WILD2 or rank == C.WILD_COLOR

@@ -33,6 +33,7 @@ from numba.core.registry import CPUDispatcher
 from numba.extending import overload
 
 from uno_env.engine import _cache, _link_only
+from uno_env.engine.variants import VARIANTS
 
 #: Options shared by every kernel. ``nogil=True`` lets threads run kernels side by side.
 JIT_OPTIONS = {"nogil": True, "boundscheck": False}
@@ -52,8 +53,7 @@ if _link_only.AVAILABLE:
 ENGINE_DIR = Path(__file__).resolve().parent
 #: the module of each variant's rules (``Rules.variant``); a variant compiles its own
 #: module, the modules it imports, and every engine module that is no variant's
-VARIANT_MODULES = {"classic": "classic", "house": "house", "flip": "flip",
-                   "onepiece": "onepiece"}
+VARIANT_MODULES = {v.name: v.module for v in VARIANTS}
 
 
 def njit(fn=None, *, allocates=False, **extra):
@@ -110,10 +110,13 @@ def python_callable(kernel):
 
 def by_spec(stub=None, *, allocates=False):
     """Make ``stub`` a function whose implementation depends on the ``Spec`` class of
-    its ``sp`` argument (one class per variant, ``engine.state``). Register each
-    implementation with ``@stub.register(ClassicSpec, ...)``; numba picks it when it
-    types the caller (LLVM inlines the small ones), plain Python (``NUMBA_DISABLE_JIT=1``) picks it
-    per call. ``allocates`` as for :func:`njit` (``@by_spec(allocates=True)``)."""
+    its ``sp`` argument (one class per variant, ``engine.variants``). Register each
+    implementation with ``@stub.register(SpecClass, ...)``, or one for every variant
+    without its own with ``@stub.register_default``; a variant's module registers its
+    own where the default does not fit it (docs/adding-a-variant.md). numba picks the
+    implementation when it types the caller (LLVM inlines the small ones), plain Python
+    (``NUMBA_DISABLE_JIT=1``) picks it per call. ``allocates`` as for :func:`njit`
+    (``@by_spec(allocates=True)``)."""
     if stub is None:
         return functools.partial(by_spec, allocates=allocates)
     return by_class("sp", allocates=allocates)(stub)
@@ -124,14 +127,23 @@ def by_class(argument: str, *, allocates=False):
     implementation is chosen by the class of its argument named ``argument`` -- a
     namedtuple class, or ``type(None)`` for ``None`` (``@stub.register(type(None))``).
     The learner's loops use it to play their opponents with or without search
-    (``engine.learner``). ``allocates`` as for :func:`njit`."""
+    (``engine.learner``). ``allocates`` as for :func:`njit`. The function's
+    ``implementations`` (class -> implementation, ``None`` -> the default) and
+    ``dispatch_argument`` are there for tests (``tests/test_variant_registry.py``)."""
     def decorator(stub):
-        impls: dict[type, object] = {}
+        impls: dict[type | None, object] = {}
         position = list(inspect.signature(stub).parameters).index(argument)
+
+        def choose(cls):
+            impl = impls.get(cls, impls.get(None))
+            if impl is None:
+                raise numba.core.errors.TypingError(
+                    f"{stub.__name__} has no implementation for {cls}")
+            return impl
 
         @functools.wraps(stub)
         def dispatch(*args):
-            return impls[type(args[position])](*args)
+            return choose(type(args[position]))(*args)
 
         def register(*classes):
             def decorate(impl):
@@ -140,18 +152,22 @@ def by_class(argument: str, *, allocates=False):
                 return impl
             return decorate
 
+        def register_default(impl):
+            impls[None] = impl
+            return impl
+
         def typer(*args):
             t = args[position]
             cls = type(None) if isinstance(t, (numba.types.NoneType, numba.types.Omitted)) \
                 else getattr(t, "instance_class", None)
-            if cls not in impls:
-                raise numba.core.errors.TypingError(
-                    f"{stub.__name__} has no implementation for {cls}")
-            return impls[cls]
+            return choose(cls)
 
         jit_options = {**JIT_OPTIONS, **INNER_OPTIONS, "_nrt": allocates}
         overload(dispatch, strict=False, jit_options=jit_options)(typer)
         dispatch.register = register
+        dispatch.register_default = register_default
+        dispatch.implementations = impls
+        dispatch.dispatch_argument = argument
         return dispatch
     return decorator
 

@@ -72,9 +72,9 @@ import numpy as np
 from uno_env.engine.jit import njit
 from uno_env.engine import codes as C
 from uno_env.engine.dispatch import observe_fields
+from uno_env.engine.variants import BY_NAME
 
 BASE_FIELDS = C.OBS_FIELDS[:C.O_SIDE + 1]
-FLIP_FIELDS = ("hand_dark", "opponent_backs", "draw_back", "top_other", "played_dark")
 #: faces of the flip deck (``cards.flip_deck``): 52 light and 52 dark coloured, W W2 WC
 FLIP_NUM_FACES = 107
 
@@ -85,10 +85,8 @@ def _fields(rules) -> tuple[str, ...]:
         extra += ("jump_from", "jump_resume")
     if rules is not None and rules.multi_play:
         extra += ("multi_count",)
-    if rules is not None and rules.deck == "onepiece110":
-        extra += ("hancock",)
-    if rules is not None and rules.deck == "flip":
-        extra += FLIP_FIELDS
+    if rules is not None:
+        extra += BY_NAME[rules.variant].obs_fields
     return BASE_FIELDS + extra
 
 

@@ -48,6 +48,7 @@ Readings where docs/rules.md 6 is silent (the project's, also in the README):
 """
 from uno_env.engine.jit import njit
 from uno_env.engine import codes as C
+from uno_env.engine import faces, piles
 from uno_env.engine.faces import is_restricted, rank_draw
 from uno_env.engine.piles import discard_from_hand, draw_cards, to_discard
 from uno_env.engine.plays import holds_color, mark_catch, may_play, set_play_actions
@@ -57,6 +58,10 @@ from uno_env.engine.turns import (
     NOT_COMMON, begin_decision, challenge_verdict, common_move, finish_turn, mark_uncalled,
     pass_turn, seat_after,
 )
+from uno_env.engine.variants import BY_NAME
+
+#: this variant's Spec class (engine/variants.py)
+SPEC = BY_NAME["onepiece"].spec_class
 
 # --- small queries -----------------------------------------------------------------------
 
@@ -429,3 +434,18 @@ def observe_fields(st, g, sp, seat, out):
     if st.info[g, C.I_PHASE] == C.PHASE_JUMP_IN:
         num_players = sp.rules[C.R_NUM_PLAYERS]
         out[sp.obs_at[C.O_HANCOCK] + (st.info[g, C.I_JUMP_FROM] - seat) % num_players] = 1.0
+
+
+# docs/rules.md 6: One Piece's W4 and, with bbd_challenge, Blackbeard
+@faces.is_restricted.register(SPEC)
+def _restricted(sp, rank):
+    return rank == C.WILD4 or (rank == C.BLACKBEARD and sp.rules[C.R_OP_BBD_CHALLENGE] != 0)
+
+
+# a guilty W4 may go back on top while the challenge is pending (challenge="return")
+@piles.reshuffle_keeps.register(SPEC)
+def _reshuffle_keeps(st, g, sp):
+    if st.info[g, C.I_PHASE] == C.PHASE_CHALLENGE \
+            and sp.rules[C.R_OP_CHALLENGE] == C.CHALLENGE_RETURN:
+        return 2
+    return 1

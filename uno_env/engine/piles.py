@@ -3,7 +3,6 @@ pile (docs/rules.md section 2, "Empty draw pile"), shared by every variant."""
 from uno_env.engine.jit import by_spec, njit
 from uno_env.engine import codes as C
 from uno_env.engine.rng import shuffle_prefix
-from uno_env.engine.state import ClassicSpec, FlipSpec, HouseSpec, OnePieceSpec
 from uno_env.engine.tallies import count_card, off_pile_row
 
 
@@ -32,16 +31,8 @@ def reshuffle_keeps(st, g, sp):
     the Wild Draw Four, which may yet go back on top (docs/rules.md section 6)."""
 
 
-@reshuffle_keeps.register(ClassicSpec, HouseSpec, FlipSpec)
+@reshuffle_keeps.register_default
 def _keep_top(st, g, sp):
-    return 1
-
-
-@reshuffle_keeps.register(OnePieceSpec)
-def _keep_challenged(st, g, sp):
-    if st.info[g, C.I_PHASE] == C.PHASE_CHALLENGE \
-            and sp.rules[C.R_OP_CHALLENGE] == C.CHALLENGE_RETURN:
-        return 2
     return 1
 
 

@@ -19,7 +19,7 @@ import numpy as np
 from uno_env.engine.jit import by_spec, njit
 from uno_env.engine import codes as C
 from uno_env.engine.observe import observe
-from uno_env.engine.state import SINGLE_SIDED, FlipSpec
+from uno_env.engine.variants import DOUBLE_SIDED, SINGLE_SIDED
 from uno_env.engine.dispatch import legal_mask, random_legal
 
 AGENT_RANDOM = 0
@@ -89,7 +89,7 @@ def _single_face(obs, sp, t, side):
     return sp.type_face[t, 0]
 
 
-@_face.register(FlipSpec)
+@_face.register(*DOUBLE_SIDED)
 def _flip_face(obs, sp, t, side):
     # UNO Flip pairs sides per match: a dark face is read from the observer's
     # ``hand_dark`` field (its own cards); for a card it does not hold, the deck's
@@ -113,7 +113,7 @@ def _no_hidden_worth(obs, sp, t, side):
     return 0.0
 
 
-@_hidden_worth.register(FlipSpec)
+@_hidden_worth.register(*DOUBLE_SIDED)
 def _flip_hidden_worth(obs, sp, t, side):
     return sp.face_points[_face(obs, sp, t, 1 - side)] / 20.0
 
@@ -309,7 +309,7 @@ def _greedy_single_sided(st, g, sp, seat, mask, obs, work):
                           info[C.I_DIRECTION] > 0)
 
 
-@greedy_from_state.register(FlipSpec)
+@greedy_from_state.register(*DOUBLE_SIDED)
 def _greedy_flip(st, g, sp, seat, mask, obs, work):
     # faces depend on the side and the match's pairing: read from the observation
     observe(st, g, sp, seat, obs)
@@ -601,7 +601,7 @@ def _heuristic_single_sided(st, g, sp, seat, mask, obs, work):
                              *_situation_from_state(st, g, sp, seat, obs, work))
 
 
-@heuristic_from_state.register(FlipSpec)
+@heuristic_from_state.register(*DOUBLE_SIDED)
 def _heuristic_flip(st, g, sp, seat, mask, obs, work):
     # a card's face depends on the side in play and the match's pairing: read as the
     # observer knows it, from its observation

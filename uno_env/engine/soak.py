@@ -43,7 +43,7 @@ from uno_env.engine import codes as C
 from uno_env.engine.batch import deal_game, decide
 from uno_env.engine.observe import observe
 from uno_env.engine.policies import AGENT_RANDOM, WORK_SIZE
-from uno_env.engine.state import SINGLE_SIDED, FlipSpec
+from uno_env.engine.variants import DOUBLE_SIDED, SINGLE_SIDED
 from uno_env.engine.tallies import type_columns
 from uno_env.engine.dispatch import apply_action, legal_mask, random_pick
 
@@ -191,7 +191,7 @@ def _tally_breaks_single(st, g, sp, scratch):
     return 0
 
 
-@tally_breaks.register(FlipSpec)
+@tally_breaks.register(*DOUBLE_SIDED)
 def _tally_breaks_flip(st, g, sp, scratch):
     return 0 if st.info.shape[1] == C.NUM_INFO else 1 << K_TALLIES
 

@@ -38,35 +38,18 @@ from numba.core import config, types
 from numba.experimental import structref
 
 from uno_env.engine import codes as C
+from uno_env.engine.variants import BY_NAME, DOUBLE_SIDED, SINGLE_SIDED, SPEC_FIELDS, VARIANTS  # noqa: F401
 
 State = namedtuple("State", ["hands", "hand_size", "draw_pile", "discard",
                              "discard_counts", "info", "scores", "round_points", "rewards",
                              "rng", "dark_face"])
 
-_SPEC_FIELDS = ["face_color", "face_rank", "face_points", "type_face", "type_count",
-                "type_play_slot", "type_wild_slot", "play_slot_type", "wild_slot_type",
-                "rules", "layout", "obs_at", "ace_slot_type", "rank_type", "luffy_type"]
-
-#: Read-only tables of one configuration: deck faces and types (``uno_env.rules.cards``),
-#: action slots per type (``uno_env.rules.actions``), the compiled ``rules`` and ``layout``
-#: slot arrays, ``obs_at`` (first index of each observation field ``O_*``, -1 if
-#: absent), ``ace_slot_type`` (One Piece: the action type of each ``ACE+X`` slot),
-#: ``rank_type`` (first type of each rank, -1) and ``luffy_type`` (the ``1`` of each
-#: colour, -1). There is one class per variant, with the same fields: the class is how
-#: the kernels are specialised (``uno_env.engine.jit.by_spec``), so each variant compiles its
-#: own code only.
-#: Mind the cost of a field: a Spec passes by value to every kernel that is not inlined;
-#: two more fields (a per-type colour slot and rank) made random play in ``simulate``
-#: three times slower (classic 4p, 346 -> 1151 ns a decision; 2026-12-03).
-ClassicSpec = namedtuple("ClassicSpec", _SPEC_FIELDS)
-HouseSpec = namedtuple("HouseSpec", _SPEC_FIELDS)
-FlipSpec = namedtuple("FlipSpec", _SPEC_FIELDS)
-OnePieceSpec = namedtuple("OnePieceSpec", _SPEC_FIELDS)
-#: variant name (``uno_env.rules.Rules.variant``) -> its Spec class
-SPEC_CLASSES = {"classic": ClassicSpec, "house": HouseSpec, "flip": FlipSpec,
-                "onepiece": OnePieceSpec}
-#: the single-sided variants, whose card types show one fixed face
-SINGLE_SIDED = (ClassicSpec, HouseSpec, OnePieceSpec)
+#: variant name (``uno_env.rules.Rules.variant``) -> its Spec class; the classes, the
+#: tables they hold (``SPEC_FIELDS``) and the single- and double-sided groups are made by
+#: the variant declaration (``engine/variants.py``)
+SPEC_CLASSES = {v.name: v.spec_class for v in VARIANTS}
+ClassicSpec, HouseSpec, FlipSpec, OnePieceSpec = (
+    BY_NAME[name].spec_class for name in ("classic", "house", "flip", "onepiece"))
 
 
 def allocate(batch: int, num_players: int, num_types: int, num_cards: int,

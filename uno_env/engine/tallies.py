@@ -29,7 +29,7 @@ import numpy as np
 
 from uno_env.engine.jit import by_spec, njit
 from uno_env.engine import codes as C
-from uno_env.engine.state import FlipSpec, SINGLE_SIDED
+from uno_env.engine.variants import DOUBLE_SIDED, SINGLE_SIDED
 
 T_SLOT, T_RANK, T_BASE = C.T_SLOT, C.T_RANK, C.NUM_INFO
 
@@ -69,7 +69,7 @@ def _count_single_sided(st, g, sp, row, t, n):
     add_type(st, g, sp, row, t, n)
 
 
-@count_card.register(FlipSpec)
+@count_card.register(*DOUBLE_SIDED)
 def _count_nothing(st, g, sp, row, t, n):
     pass
 
@@ -90,7 +90,7 @@ def _recount_single_sided(st, g, sp):
         add_type(st, g, sp, players, t, sp.type_count[t] - st.discard_counts[g, t])
 
 
-@recount.register(FlipSpec)
+@recount.register(*DOUBLE_SIDED)
 def _recount_nothing(st, g, sp):
     pass
 

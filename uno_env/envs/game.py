@@ -17,6 +17,7 @@ from uno_env.rules.actions import action_id
 from uno_env.rules.cards import COLOR_LETTERS
 from uno_env.rules.config import Config, make_config
 from uno_env.engine import codes as C
+from uno_env.engine.variants import BY_NAME
 from uno_env.engine.batch import OP_OBSERVE, OP_RANDOM, OP_REFRESH, OP_RESET, OP_STEP
 from uno_env.engine.entry import kernels
 from uno_env.engine.rng import seed_stream_py as seed_stream
@@ -578,12 +579,9 @@ class Game(ReplayMixin):
     @property
     def stats(self) -> dict[str, int]:
         info = self._state.info[0]
-        extra = {}
-        if self.config.rules.deck == "onepiece110":
-            extra = {"petrifications": int(info[C.I_STAT_PETRIFY]),
-                     "breaks": int(info[C.I_STAT_BREAKS]),
-                     "ace_combos": int(info[C.I_STAT_ACE]),
-                     "gives": int(info[C.I_STAT_GIVES])}
+        slots = dict(C.COUNTERS)
+        extra = {name: int(info[slots[name]])
+                 for name in BY_NAME[self.config.variant].stats}
         return {**self._classic_stats(info), **extra}
 
     @staticmethod

@@ -72,6 +72,7 @@ import numpy as np
 
 from uno_env.rules.cards import COLOR_LETTERS, Deck
 from uno_env.engine import codes as C
+from uno_env.engine.variants import BY_NAME
 from uno_env.engine.observe import observation_size
 from uno_env.rules import Rules
 
@@ -302,13 +303,13 @@ def build_layout(deck: Deck, rules: Rules, num_players: int) -> ActionLayout:
         else 0
     size = draw + 10 + num_swap
     # One Piece blocks (docs/rules.md 6): ACE+X per coloured action type, give:X per type
-    onepiece = rules.deck == "onepiece110"
+    blocks = BY_NAME[rules.variant].action_blocks
     first = faces[:, 0]
     ace_slot_type = np.flatnonzero(
         coloured & (deck.face_rank[first] >= C.SKIP) & (deck.face_rank[first] <= C.DRAW2)
-    ).astype(np.int32) if onepiece else np.zeros(0, np.int32)
+    ).astype(np.int32) if "ace" in blocks else np.zeros(0, np.int32)
     num_ace = len(ace_slot_type)
-    num_give = deck.num_types if onepiece else 0
+    num_give = deck.num_types if "give" in blocks else 0
     return ActionLayout(
         num_players=num_players, deck=deck,
         PLAY=play, NUM_PLAY=len(play_slot_type), WILD=wild_base,

@@ -64,8 +64,7 @@ def make_config(preset: str = "classic", num_players: int = 4, **overrides) -> C
 
 @lru_cache(maxsize=64)
 def _build(preset: str, num_players: int, rules: Rules) -> Config:
-    deck = make_deck(rules.deck) if rules.deck != "onepiece110" else \
-        make_deck(rules.deck, *rules.onepiece_cards)
+    deck = make_deck(rules.deck, *rules.deck_counts)
     if rules.hand_size * num_players > deck.num_cards - 20:
         raise ValueError(f"{num_players} hands of {rules.hand_size} cards do not leave a "
                          f"draw pile in a {deck.num_cards}-card deck; lower hand_size")

@@ -6,9 +6,15 @@ A preset is just a named :class:`Rules`; keyword arguments override its fields::
 
     rules = make_rules("classic", bluff=False, target_score=500)
 
-The house rules of docs/rules.md sections 3 and 4 (``stack``, ``seven_zero``, ``jump_in``,
-``force_play``, ``no_draw_if_playable``, ``draw_until_playable``, ``multi_play``,
-``teams``, ``wx_rule``, ``ws_last_card_wins``) combine freely; their kernels are in
+Each rule flag is declared once, as a field of :class:`Rules` made by :func:`flag`: its
+default, the values it takes, the variants whose decks accept it, the slot and codes the
+kernels read, its docs/rules.md section and a one-line doc. Validation
+(:meth:`Rules.validate`), compilation (:meth:`Rules.compile`), ``Rules.variant``, the
+command line's ``--rule`` help and the flag table of docs/rules.md
+(:func:`flag_table`, checked by ``tests/rules/test_flags.py``) all read those fields.
+The engine's side of a flag is its slot constant ``R_*`` in ``engine/codes.py``.
+
+The house rules of docs/rules.md sections 3 and 4 combine freely; their kernels are in
 ``uno_env.engine.house``. UNO One Piece (section 6, preset ``onepiece``) adds
 ``onepiece_cards``, ``challenge``, ``shanks_give``, ``bbd_challenge`` and
 ``scoring="elimination"``, valid with its deck only; its kernels are in
@@ -24,57 +30,135 @@ from types import MappingProxyType
 import numpy as np
 
 from uno_env.engine import codes as C
+from uno_env.engine.variants import BY_DECK, BY_NAME, HOUSE
 
 MIN_PLAYERS, MAX_PLAYERS = 2, C.MAX_PLAYERS
+#: the base variants of the classic decks (docs/rules.md 2-4), where house rules apply
+CLASSIC_DECKS = ("classic", "house")
+
+
+@dataclass(frozen=True)
+class Flag:
+    """What :class:`Rules` knows of one flag (``dataclasses.fields(Rules)[i].metadata``)."""
+
+    #: one line for the docs and the command line's help
+    doc: str
+    #: docs/rules.md sections, e.g. ("2.5",)
+    sections: tuple[str, ...]
+    #: slot ``R_*`` of the compiled rules array; None: not compiled (read when building)
+    slot: int | None = None
+    #: a choice flag's values, and the engine code of each (default: their index)
+    values: tuple = ()
+    codes: tuple = ()
+    #: an integer flag's range
+    low: int | None = None
+    high: int | None = None
+    #: base variants (``engine.variants``) whose decks accept a value other than the
+    #: default; None: every deck
+    variants: tuple[str, ...] | None = None
+    #: a value other than the default compiles the house kernels (``Rules.variant``)
+    house: bool = False
+    #: how the docs table shows the values, when it is not the list of values
+    values_doc: str = ""
+
+    def encode(self, value) -> int:
+        """The value as the kernels read it in slot ``slot``."""
+        if self.values:
+            index = self.values.index(value)
+            return self.codes[index] if self.codes else index
+        return int(value)
+
+
+def flag(default, doc: str, *sections: str, **spec):
+    """A field of :class:`Rules` with its :class:`Flag` (the one declaration of a flag)."""
+    return dataclasses.field(default=default, metadata={"flag": Flag(doc, sections, **spec)})
 
 
 @dataclass(frozen=True)
 class Rules:
     """All rule options. Defaults are the official classic rules (docs/rules.md section 2)."""
 
-    deck: str = "classic108"
-    #: cards dealt to each player
-    hand_size: int = 7
-    #: allow an illegal Wild Draw Four (and its challenge); False masks it (docs/rules.md 2)
-    bluff: bool = True
-    #: explicit `uno` calls and `catch`; False makes the call implicit
-    uno_call: bool = True
-    #: "winner" (winner scores the others' cards), "penalty" (each scores their own) or,
-    #: with the onepiece deck, "elimination" (the One Piece rule sheet; docs/rules.md 6 and the README)
-    scoring: str = "winner"
-    #: match length in points; 0 = a single round (the RL default)
-    target_score: int = 0
-    #: a round ends by truncation after this many turns; the episode (the match, when
-    #: ``target_score > 0``) ends truncated
-    max_turns: int = 1000
-    #: seat that deals the first round (play starts at dealer + 1)
-    dealer: int = 0
-    #: "win" (+1 / -1/(N-1), zero-sum) or "score" (round points; docs/rules.md 7)
-    reward: str = "win"
-    # --- house rules (docs/rules.md 3; issue [house-rules]) ---
-    teams: bool = False
-    stack: str = "none"
-    seven_zero: bool = False
-    jump_in: bool = False
-    force_play: bool = False
-    no_draw_if_playable: bool = False
-    draw_until_playable: bool = False
-    multi_play: bool = False
+    deck: str = flag("classic108", "the deck, set by the presets", "2", "4", "5", "6",
+                     values_doc="`\"classic108\"`, `\"classic112\"`, `\"flip\"`, "
+                                "`\"onepiece110\"` (set by the presets)")
+    hand_size: int = flag(7, "cards dealt to each player", "2.1", slot=C.R_HAND_SIZE,
+                          low=1, high=20)
+    bluff: bool = flag(True, "allow an illegal Wild Draw Four (and its challenge); False "
+                       "masks it", "2.5", slot=C.R_BLUFF)
+    uno_call: bool = flag(True, "explicit `uno` calls and `catch`; False makes the call "
+                          "implicit", "2.8", slot=C.R_UNO_CALL)
+    scoring: str = flag("winner", "\"winner\" scores the others' cards, \"penalty\" each "
+                        "their own, \"elimination\" the One Piece sheet's", "2.11", "6.5",
+                        slot=C.R_SCORING, values=("winner", "penalty", "elimination"),
+                        codes=(C.SCORING_WINNER, C.SCORING_PENALTY, C.SCORING_ELIMINATION),
+                        values_doc="`\"winner\"`, `\"penalty\"`, `\"elimination\"` "
+                                   "(One Piece)")
+    target_score: int = flag(0, "match length in points; 0 = a single round (the RL "
+                             "default)", "2.11", slot=C.R_TARGET_SCORE, low=0,
+                             high=1_000_000,
+                             values_doc="0 (one round) or the match length in points")
+    max_turns: int = flag(1000, "a round ends by truncation after this many turns",
+                          "2.13", slot=C.R_MAX_TURNS, low=1, high=1_000_000_000,
+                          values_doc="1 or more")
+    dealer: int = flag(0, "seat that deals the first round (play starts at dealer + 1)",
+                       "2.2", slot=C.R_DEALER, low=0, high=MAX_PLAYERS - 1,
+                       values_doc="a seat")
+    reward: str = flag("win", "\"win\" (+1 / -1/(N-1), zero-sum) or \"score\" (round "
+                       "points)", "7", slot=C.R_REWARD, values=("win", "score"),
+                       codes=(C.REWARD_WIN, C.REWARD_SCORE))
+    # --- house rules (docs/rules.md 3) ---
+    teams: bool = flag(False, "teams of two, seats 0+2 against 1+3 (4 players)", "2.12",
+                       slot=C.R_TEAMS, values_doc="`True` with 4 players")
+    stack: str = flag("none", "answer a draw card with another and pass the total on",
+                      "3.1", slot=C.R_STACK, values=("none", "same", "any"),
+                      codes=(C.STACK_NONE, C.STACK_SAME, C.STACK_ANY),
+                      variants=CLASSIC_DECKS, house=True)
+    seven_zero: bool = flag(False, "a 7 swaps hands with a chosen player, a 0 passes "
+                            "every hand on", "3.2", slot=C.R_SEVEN_ZERO,
+                            variants=CLASSIC_DECKS, house=True)
+    jump_in: bool = flag(False, "play an identical card out of turn", "3.3",
+                         slot=C.R_JUMP_IN, variants=CLASSIC_DECKS, house=True)
+    force_play: bool = flag(False, "a drawn playable card must be played", "3.4",
+                            slot=C.R_FORCE_PLAY, variants=CLASSIC_DECKS + ("onepiece",),
+                            house=True)
+    no_draw_if_playable: bool = flag(False, "no drawing while holding a playable card",
+                                     "3.4", slot=C.R_NO_DRAW_IF_PLAYABLE,
+                                     variants=CLASSIC_DECKS + ("onepiece",), house=True)
+    draw_until_playable: bool = flag(False, "draw until a card can be played", "3.5",
+                                     slot=C.R_DRAW_UNTIL_PLAYABLE, variants=CLASSIC_DECKS,
+                                     house=True)
+    multi_play: bool = flag(False, "several cards of one number or symbol in one turn",
+                            "3.6", slot=C.R_MULTI_PLAY, variants=CLASSIC_DECKS,
+                            house=True)
     # --- classic112 (docs/rules.md 4) ---
-    wx_rule: str = "wild"
-    ws_last_card_wins: bool = False
+    wx_rule: str = flag("wild", "what the Wild Customizable does", "4",
+                        slot=C.R_WX_RULE, values=("wild", "draw1", "swap"),
+                        codes=(C.WX_WILD, C.WX_DRAW1, C.WX_SWAP), variants=(HOUSE,),
+                        values_doc="`\"wild\"`, `\"draw1\"`, `\"swap\"` (`classic112`)")
+    ws_last_card_wins: bool = flag(False, "a Wild Shuffle Hands played as the last card "
+                                   "wins", "4", slot=C.R_WS_LAST_CARD_WINS,
+                                   variants=(HOUSE,),
+                                   values_doc="`True`, `False` (`classic112`)")
     # --- UNO One Piece (docs/rules.md 6; only with deck="onepiece110") ---
-    #: copies of SHK, BBD, ACE, HAN (SHK and BBD replace W and W4 cards)
-    onepiece_cards: tuple = (2, 2, 1, 1)
-    #: a guilty W4: "return" (the One Piece rule sheet: the card goes back to its player's hand, top and
-    #: colour revert) or "classic" (docs/rules.md 2: it stays, its player draws 4)
-    challenge: str = "classic"
-    #: Shanks gives a card with "all" player counts (docs/rules.md 6) or "two_players" only
-    #: (the One Piece rule sheet's text; with more players it is a plain wild)
-    shanks_give: str = "all"
-    #: Blackbeard restricted and challengeable like a W4 (the One Piece rule sheet groups them); the
-    #: project's reading (False) is a plain "next draws 2 and is skipped"
-    bbd_challenge: bool = False
+    onepiece_cards: tuple = flag((2, 2, 1, 1), "copies of SHK, BBD, ACE, HAN (SHK and "
+                                 "BBD replace W and W4 cards)", "6.1",
+                                 variants=("onepiece",),
+                                 values_doc="copies of `SHK`, `BBD`, `ACE`, `HAN`")
+    challenge: str = flag("classic", "a guilty W4: \"classic\" (it stays, its player "
+                          "draws 4) or \"return\" (the One Piece sheet: back to the hand)",
+                          "6.3", slot=C.R_OP_CHALLENGE, values=("classic", "return"),
+                          codes=(C.CHALLENGE_CLASSIC, C.CHALLENGE_RETURN),
+                          variants=("onepiece",),
+                          values_doc="`\"classic\"`, `\"return\"` (One Piece)")
+    shanks_give: str = flag("all", "Shanks gives a card with \"all\" player counts or "
+                            "\"two_players\" only (the sheet's text)", "6.2",
+                            slot=C.R_OP_SHANKS_GIVE, values=("all", "two_players"),
+                            codes=(1, 0), variants=("onepiece",),
+                            values_doc="`\"all\"`, `\"two_players\"` (One Piece)")
+    bbd_challenge: bool = flag(False, "Blackbeard restricted and challengeable like a W4 "
+                               "(the project's reading: a plain draw 2 and skip)", "6.2",
+                               slot=C.R_OP_BBD_CHALLENGE, variants=("onepiece",),
+                               values_doc="`True`, `False` (One Piece)")
 
     def replace(self, **changes) -> "Rules":
         """A copy with ``changes``; unknown names are a ValueError listing valid flags."""
@@ -93,72 +177,52 @@ class Rules:
         from uno_env.rules.cards import DECKS
 
         _choice("deck", self.deck, tuple(DECKS))
-        _choice("scoring", self.scoring, ("winner", "penalty", "elimination"))
-        _choice("reward", self.reward, ("win", "score"))
-        _choice("stack", self.stack, ("none", "same", "any"))
-        _choice("wx_rule", self.wx_rule, ("wild", "draw1", "swap"))
-        _choice("challenge", self.challenge, ("classic", "return"))
-        _choice("shanks_give", self.shanks_give, ("all", "two_players"))
-        for name in ("bluff", "uno_call", "teams", "seven_zero", "jump_in", "force_play",
-                     "no_draw_if_playable", "draw_until_playable", "multi_play",
-                     "ws_last_card_wins", "bbd_challenge"):
-            if not isinstance(getattr(self, name), (bool, np.bool_)):
-                raise ValueError(f"rule flag {name!r} must be True or False, "
-                                 f"got {getattr(self, name)!r}")
-        _int_range("hand_size", self.hand_size, 1, 20)
-        _int_range("target_score", self.target_score, 0, 1_000_000)
-        _int_range("max_turns", self.max_turns, 1, 1_000_000_000)
-        _int_range("dealer", self.dealer, 0, MAX_PLAYERS - 1)
+        for name, spec in FLAGS.items():
+            value = getattr(self, name)
+            if spec.values:
+                _choice(name, value, spec.values)
+            elif isinstance(_DEFAULT_VALUES[name], bool):
+                if not isinstance(value, (bool, np.bool_)):
+                    raise ValueError(f"rule flag {name!r} must be True or False, "
+                                     f"got {value!r}")
+            elif spec.low is not None:
+                _int_range(name, value, spec.low, spec.high)
+        _check_onepiece_cards(self.onepiece_cards)
+        self._validate_variants()
         if self.teams and self.scoring != "winner":
             raise ValueError("teams=True scores the winning team (scoring='winner'); "
                              "scoring='penalty' has no team reading in docs/rules.md")
-        if self.deck not in DECKS_WITH_WS_WX and (self.wx_rule != "wild"
-                                                  or self.ws_last_card_wins):
-            raise ValueError(f"wx_rule and ws_last_card_wins apply to decks with WS/WX "
-                             f"cards ({', '.join(DECKS_WITH_WS_WX)}), not {self.deck!r}; "
-                             f"use preset 'classic112' or deck='classic112'")
-        self._validate_onepiece()
-        if self.deck in DOUBLE_SIDED_DECKS:
-            unsupported = [name for name in _HOUSE_FLAGS
-                           if getattr(self, name) != getattr(_DEFAULTS, name)]
-            if unsupported:
-                raise ValueError(
-                    f"rule flag(s) {', '.join(unsupported)} are not supported with the "
-                    f"{self.deck!r} deck (docs/rules.md 5 defines no house rules for UNO Flip); "
-                    f"leave them at their defaults")
+        if self.deck == "onepiece110":
+            from uno_env.rules.cards import onepiece_deck
+            onepiece_deck(*map(int, self.onepiece_cards))  # raises on bad counts
+        if self.scoring == "elimination":
+            if BY_DECK[self.deck].name != "onepiece":
+                raise ValueError("scoring='elimination' applies to the One Piece deck "
+                                 "only; use preset 'onepiece' or deck='onepiece110'")
+            if self.teams or self.target_score == 0 or self.reward != "win":
+                raise ValueError("scoring='elimination' needs target_score > 0 (the "
+                                 "elimination total, 500 on the sheet), reward='win' "
+                                 "and teams=False")
 
-    def _validate_onepiece(self) -> None:
-        """One Piece flags need its deck; house rules that its kernels do not implement
-        are refused by name (docs/rules.md 6; engine/onepiece.py)."""
-        op_flags = ("onepiece_cards", "challenge", "shanks_give", "bbd_challenge")
-        cards = self.onepiece_cards
-        # checked first, whatever the deck: comparing a numpy value with the default
-        # tuple below would be element-wise
-        if not isinstance(cards, tuple) or len(cards) != 4 or any(
-                isinstance(n, bool) or not isinstance(n, (int, np.integer)) for n in cards):
-            raise ValueError(f"onepiece_cards must be a tuple of four integers (copies of "
-                             f"SHK, BBD, ACE, HAN), got {cards!r}")
-        if self.deck != "onepiece110":
-            used = [n for n in op_flags if getattr(self, n) != getattr(_DEFAULTS, n)]
-            if self.scoring == "elimination":
-                used.append("scoring='elimination'")
-            if used:
-                raise ValueError(f"rule flag(s) {', '.join(used)} apply to the One Piece "
-                                 f"deck only; use preset 'onepiece' or deck='onepiece110'")
+    def _validate_variants(self) -> None:
+        """A flag away from its default needs a deck of a variant that accepts it."""
+        base = BY_DECK[self.deck]
+        refused = [name for name, spec in FLAGS.items()
+                   if spec.variants is not None and base.name not in spec.variants
+                   and getattr(self, name) != _DEFAULT_VALUES[name]]
+        if not refused:
             return
-        from uno_env.rules.cards import onepiece_deck
-        onepiece_deck(*map(int, cards))  # raises on bad counts
-        unsupported = [n for n in ONEPIECE_UNSUPPORTED
-                       if getattr(self, n) != getattr(_DEFAULTS, n)]
-        if unsupported:
-            raise ValueError(f"house rule flag(s) {', '.join(unsupported)} are not "
-                             f"supported with the onepiece deck (supported: force_play, "
-                             f"no_draw_if_playable, teams)")
-        if self.scoring == "elimination" and (self.teams or self.target_score == 0
-                                              or self.reward != "win"):
-            raise ValueError("scoring='elimination' needs target_score > 0 (the "
-                             "elimination total, 500 on the sheet), reward='win' and "
-                             "teams=False")
+        accepted = sorted({v for name in refused for v in FLAGS[name].variants})
+        decks = [d for v in accepted for d in BY_NAME[v].decks]
+        allowed = [name for name, spec in FLAGS.items()
+                   if spec.variants is not None and base.name in spec.variants]
+        raise ValueError(
+            f"rule flag(s) {', '.join(refused)} are not supported with the {self.deck!r} "
+            f"deck (docs/rules.md {BY_NAME[base.name].section}); they apply to the "
+            f"deck(s) {', '.join(map(repr, decks))} (a preset sets the deck: "
+            f"{', '.join(repr(p) for p, r in PRESETS.items() if r.deck in decks)}). "
+            f"Flags of that kind the {self.deck!r} deck takes: "
+            f"{', '.join(allowed) or 'none'}")
 
     def compile(self, num_players: int) -> np.ndarray:
         """The int32 array of ``R_*`` slots the kernels read."""
@@ -170,61 +234,48 @@ class Rules:
             raise ValueError(f"dealer must be a seat 0..{num_players - 1}, got {self.dealer}")
         out = np.zeros(C.NUM_RULES, np.int32)
         out[C.R_NUM_PLAYERS] = num_players
-        out[C.R_HAND_SIZE] = self.hand_size
-        out[C.R_BLUFF] = self.bluff
-        out[C.R_UNO_CALL] = self.uno_call
-        out[C.R_SCORING] = ("winner", "penalty", "elimination").index(self.scoring)
-        out[C.R_TARGET_SCORE] = self.target_score
-        out[C.R_MAX_TURNS] = self.max_turns
-        out[C.R_DEALER] = self.dealer
-        out[C.R_REWARD] = ("win", "score").index(self.reward)
-        out[C.R_TEAMS] = self.teams
-        out[C.R_STACK] = ("none", "same", "any").index(self.stack)
-        out[C.R_SEVEN_ZERO] = self.seven_zero
-        out[C.R_JUMP_IN] = self.jump_in
-        out[C.R_FORCE_PLAY] = self.force_play
-        out[C.R_NO_DRAW_IF_PLAYABLE] = self.no_draw_if_playable
-        out[C.R_DRAW_UNTIL_PLAYABLE] = self.draw_until_playable
-        out[C.R_MULTI_PLAY] = self.multi_play
-        out[C.R_WX_RULE] = ("wild", "draw1", "swap").index(self.wx_rule)
-        out[C.R_WS_LAST_CARD_WINS] = self.ws_last_card_wins
-        out[C.R_OP_CHALLENGE] = ("classic", "return").index(self.challenge)
-        out[C.R_OP_SHANKS_GIVE] = self.shanks_give == "all"
-        out[C.R_OP_BBD_CHALLENGE] = self.bbd_challenge
+        for name, spec in FLAGS.items():
+            if spec.slot is not None:
+                out[spec.slot] = spec.encode(getattr(self, name))
         return out
 
     @property
     def variant(self) -> str:
-        """The rule set the kernels compile for this record (``uno_env.engine.jit``): "flip"
-        (the flip deck), "onepiece" (its deck), "house" (any house rule, or a deck with
-        WS/WX), else "classic". Each variant is compiled and cached on its own."""
-        if self.deck in DOUBLE_SIDED_DECKS:
-            return "flip"
-        if self.deck == "onepiece110":
-            return "onepiece"
-        return "house" if self.uses_house_kernels else "classic"
+        """The rule set the kernels compile for this record (``uno_env.engine.variants``):
+        the variant of its deck, or "house" for a classic deck with any house rule on.
+        Each variant is compiled and cached on its own."""
+        base = BY_DECK[self.deck].name
+        if base in CLASSIC_DECKS and self.uses_house_kernels:
+            return HOUSE
+        return base
+
+    @property
+    def deck_counts(self) -> tuple:
+        """The copies of the deck's special cards that the rules set (``make_deck``'s
+        counts): One Piece's ``onepiece_cards``, else none."""
+        return self.onepiece_cards if self.deck == "onepiece110" else ()
 
     @property
     def uses_house_kernels(self) -> bool:
         """True when a rule needs ``engine/house.py`` (``teams`` alone only changes
         scoring, which the classic kernels do)."""
-        return (self.stack != "none" or self.seven_zero or self.jump_in or self.force_play
-                or self.no_draw_if_playable or self.draw_until_playable or self.multi_play
-                or self.deck in DECKS_WITH_WS_WX or self.deck == "onepiece110")
+        return BY_DECK[self.deck].name == HOUSE or any(
+            getattr(self, name) != _DEFAULT_VALUES[name]
+            for name, spec in FLAGS.items() if spec.house)
 
 
-_DEFAULTS = Rules()
+#: flag name -> its declaration, in the order of the fields of ``Rules``
+FLAGS: Mapping[str, Flag] = MappingProxyType(
+    {f.name: f.metadata["flag"] for f in dataclasses.fields(Rules)})
+_DEFAULT_VALUES = {f.name: f.default for f in dataclasses.fields(Rules)}
 #: decks holding WS and WX cards (docs/rules.md 4)
-DECKS_WITH_WS_WX = ("classic112",)
+DECKS_WITH_WS_WX = BY_NAME[HOUSE].decks
 #: house rules the One Piece kernels (engine/onepiece.py) do not implement
-ONEPIECE_UNSUPPORTED = ("stack", "seven_zero", "jump_in", "draw_until_playable",
-                        "multi_play")
+ONEPIECE_UNSUPPORTED = tuple(name for name, spec in FLAGS.items() if spec.house
+                             and "onepiece" not in spec.variants)
 #: double-sided decks (docs/rules.md 5): the kernels of ``engine/flip.py``
-DOUBLE_SIDED_DECKS = ("flip",)
-#: house-rule flags that need ``engine/house.py``; none is supported with the flip deck
-#: (``teams`` only changes scoring, which the flip kernels share with classic)
-_HOUSE_FLAGS = ("stack", "seven_zero", "jump_in", "force_play", "no_draw_if_playable",
-                "draw_until_playable", "multi_play")
+DOUBLE_SIDED_DECKS = tuple(deck for deck, v in BY_DECK.items() if v.double_sided)
+
 
 #: Named presets, every variant of docs/rules.md (sections 2-6). House-rule presets
 #: are popular combinations of docs/rules.md section 3; any flag can be added to any preset.
@@ -308,3 +359,47 @@ def _int_range(name, value, lo, hi):
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) \
             or not lo <= value <= hi:
         raise ValueError(f"rule {name!r} must be an integer from {lo} to {hi}, got {value!r}")
+
+
+def flag_table(anchors: Mapping[str, str] | None = None) -> str:
+    """The Markdown table of every flag (docs/rules.md, "Rule flags at a glance"):
+    name, default, values, sections; ``anchors`` maps a section number to its heading's
+    anchor (``tests/rules/test_flags.py`` reads them from the page)."""
+    anchors = anchors or {}
+
+    def show(value):
+        return f"`{value!r}`".replace("'", '"') if isinstance(value, (str, bool, tuple)) \
+            else str(value)
+
+    lines = ["| flag | default | values | section |", "|---|---|---|---|"]
+    for name, spec in FLAGS.items():
+        default = show(_DEFAULT_VALUES[name])
+        changed = [p for p, r in PRESETS.items()
+                   if getattr(r, name) != _DEFAULT_VALUES[name] and name != "deck"
+                   and BY_DECK[r.deck].name in (spec.variants or ())
+                   and all(getattr(r, n) == _DEFAULT_VALUES[n] for n in FLAGS
+                           if n not in ("deck", name))]
+        if changed:
+            default += " (" + ", ".join(f"{show(getattr(PRESETS[p], name))} in `{p}`"
+                                        for p in changed) + ")"
+        if spec.values_doc:
+            values = spec.values_doc
+        elif spec.values:
+            values = ", ".join(show(v) for v in spec.values)
+        elif isinstance(_DEFAULT_VALUES[name], bool):
+            values = "`True`, `False`"
+        else:
+            values = f"{spec.low} to {spec.high}"
+        sections = ", ".join(f"[{s}](#{anchors[s]})" if s in anchors else s
+                             for s in spec.sections)
+        lines.append(f"| `{name}` | {default} | {values} | {sections} |")
+    return "\n".join(lines) + "\n"
+
+
+def _check_onepiece_cards(cards) -> None:
+    # checked first, whatever the deck: comparing a numpy value with the default
+    # tuple would be element-wise
+    if not isinstance(cards, tuple) or len(cards) != 4 or any(
+            isinstance(n, bool) or not isinstance(n, (int, np.integer)) for n in cards):
+        raise ValueError(f"onepiece_cards must be a tuple of four integers (copies of "
+                         f"SHK, BBD, ACE, HAN), got {cards!r}")
