@@ -48,3 +48,11 @@ def register() -> None:
         (lambda config, seed=None: make_agent(spec, config, seed=seed))
         if spec.startswith("mcts") else None))
     registry.register_policy(PPOAgent)
+    registry.register_trainer("ppo", _train_ppo)
+
+
+def _train_ppo(**options):
+    """``uno-bench train``'s job: ``agents.train.train`` (imported when it runs: it needs
+    torch and the ``rl`` extra)."""
+    from agents.train import train
+    return train(**options)

@@ -299,7 +299,7 @@ def train(out="runs/ppo", progress: bool = True, resume=None, **settings) -> Tra
     from stable_baselines3.common.callbacks import BaseCallback
     from stable_baselines3.common.logger import configure
 
-    from uno_env.envs.single_seat import evaluate
+    from uno_env.evaluation.win_rate import evaluate
     from uno_env.envs.sb3 import AdvisedPolicy, UnoVecEnv, policy_kwargs
 
     names = set(TrainSettings.__dataclass_fields__)

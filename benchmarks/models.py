@@ -30,7 +30,7 @@ OPPONENTS = ("heuristic", "greedy", "random")
 def seat_rotated(agent, opponent: str, games: int, seed: int) -> dict:
     """The model's wins against ``players - 1`` ``opponent`` seats over ``games`` games
     (rounded down to a multiple of the player count), each seat equally."""
-    from uno_env.envs.single_seat import evaluate
+    from uno_env.evaluation.win_rate import evaluate
     from uno_env.evaluation.stats import wilson
 
     cfg = agent.config

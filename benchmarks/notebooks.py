@@ -4,7 +4,7 @@
     python benchmarks/notebooks.py --quick agents  # UNO_QUICK=1, one notebook
 
 Prints each notebook's run time (the full-mode times go in the README). The test suite
-runs the same function in quick mode on copies (``tests/test_notebooks.py``)."""
+runs the same function in quick mode on copies (``tests/applications/test_notebooks.py``)."""
 from __future__ import annotations
 
 import argparse

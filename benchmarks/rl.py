@@ -57,7 +57,7 @@ def main(argv=None) -> dict:
     args = parser.parse_args(argv)
 
     from agents.ppo import PPOAgent
-    from uno_env.envs.single_seat import evaluate
+    from uno_env.evaluation.win_rate import evaluate
 
     from agents import make_agent
 

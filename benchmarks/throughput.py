@@ -1,6 +1,9 @@
-"""Throughput table: simulate, VectorEnv, AEC and RLCard side by side (same as
-``uno-bench bench``). Run ``python benchmarks/throughput.py --help`` for options."""
-from uno_env.apps.throughput import main
+"""Throughput table: simulate, VectorEnv, AEC and RLCard side by side (the same as
+``uno-bench bench``, whose options it takes: ``--seconds``, ``--players``, ``--preset``,
+``--rule``, ``--json``; ``python benchmarks/throughput.py --help``)."""
+import sys
+
+from uno_env.apps.cli import app
 
 if __name__ == "__main__":
-    main()
+    app(["bench", *sys.argv[1:]], prog_name="python benchmarks/throughput.py")

@@ -1,6 +1,7 @@
 """Throughput of two (or more) checkouts of uno-env, interleaved in one run.
 
-Each repeat runs ``python -m uno_env.apps.throughput --json`` once per checkout, in turn (A, B,
+Each repeat runs ``python -m uno_env.apps.cli bench --json`` (``python -m uno_env.bench``
+in a checkout older than the 0.2 layout) once per checkout, in turn (A, B,
 A, B, ...), with that checkout first on ``PYTHONPATH`` and its kernels already compiled
 (a warm-up call first, in its own cache directory), so a shared, noisy machine loads
 both alike. It prints, per row of the throughput table, the median decisions/s of each
@@ -9,8 +10,9 @@ checkout over the repeats, the spread (min-max), and the ratio to the first chec
     python benchmarks/throughput_checkouts.py --checkout ../previous --checkout . \
         --repeat 3 --seconds 3
 
-``--bench uno_env/apps/throughput.py`` runs that one file (a copy) against every checkout
-instead of each checkout's own ``uno_env.apps.throughput``: rows added since an older commit are
+``--bench uno_env/apps/throughput.py`` (or ``uno_env/bench.py`` of a checkout before 0.2)
+runs that one file (a copy) against every checkout
+instead of each checkout's own table: rows added since an older commit are
 then measured on it too, wherever its API allows (a row it cannot run is left out).
 """
 from __future__ import annotations
@@ -30,8 +32,20 @@ def _run(checkout: Path, cache: str, args: list[str], python: str,
          bench: Path | None = None) -> dict:
     env = dict(os.environ, PYTHONPATH=str(checkout), NUMBA_CACHE_DIR=cache,
                UNO_ENV_QUIET="1")
-    command = [str(bench)] if bench else ["-m", "uno_env.apps.throughput"]
-    out = subprocess.run([python, *command, "--json", *args], env=env,
+    # the table's module in that checkout (uno_env.bench before the 0.2 layout)
+    table = ["-m", "uno_env.apps.cli", "bench"] if (checkout / "uno_env" / "apps").is_dir() \
+        else ["-m", "uno_env.bench"]
+    if bench is not None and "def run(" in bench.read_text():
+        # a 0.2 table module (uno_env/apps/throughput.py): its run() with these options
+        opts = dict(zip(args[::2], args[1::2]))
+        call = (f"import runpy; runpy.run_path({str(bench)!r})['run']("
+                f"{float(opts['--seconds'])}, {int(opts['--players'])}, "
+                f"{opts['--preset']!r}, True)")
+        command = ["-c", call]
+    else:  # a table with its own command line (uno_env/bench.py before 0.2)
+        command = ([str(bench)] if bench else table) + ["--json"]
+    out = subprocess.run([python, *command, *args] if command[0] != "-c" else
+                         [python, *command], env=env,
                          cwd=checkout, capture_output=True, text=True, check=True)
     return json.loads(out.stdout[out.stdout.index("{"):])
 

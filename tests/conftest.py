@@ -101,7 +101,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
             terminalreporter.line(f"  {line}")
 
 
-# --- hypothesis (tests/test_fuzz.py): bounded, and the same examples on every CI run ---
+# --- hypothesis (tests/engine/test_fuzz.py): bounded, and the same examples on every CI run ---
 #: the bounds of both profiles: few examples, so a cold test run stays fast; no
 #: deadline (the first example of a test may load kernels from the cache)
 HYPOTHESIS_BOUNDS = {"max_examples": 20, "stateful_step_count": 30, "deadline": None}
@@ -115,7 +115,7 @@ else:
     settings.register_profile("ci", derandomize=True, database=None, print_blob=True,
                               **HYPOTHESIS_BOUNDS, **_quiet)
     settings.register_profile("dev", **HYPOTHESIS_BOUNDS, **_quiet)
-    # a longer search by hand: HYPOTHESIS_PROFILE=thorough pytest tests/test_fuzz.py
+    # a longer search by hand: HYPOTHESIS_PROFILE=thorough pytest tests/engine/test_fuzz.py
     settings.register_profile("thorough", max_examples=500, stateful_step_count=100,
                               deadline=None, **_quiet)
     settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE")
@@ -157,7 +157,7 @@ def pytest_configure(config):
         code = ("from uno_env.apps.warmup import warmup; "
                 f"warmup([{VARIANT_PRESETS[variant]!r}], progress=False)")
         if variant == "classic":
-            # tests/test_soak.py soaks classic: compiled here, after the other classic
+            # tests/engine/test_soak.py soaks classic: compiled here, after the other classic
             # kernels typed the engine, it takes about 6 s; alone in a test worker, 30
             code += ("; from uno_env.testing import soak; "
                      "soak('classic', 4, games=2, seed=0)")
@@ -178,7 +178,7 @@ def pytest_configure(config):
 @pytest.fixture(scope="session")
 def warm_engine():
     """Compile (or load from the cache) once, before the tests that use them
-    (``tests/test_contract.py``), the entry points ``uno_env.testing`` calls (game,
+    (``tests/environments/test_contract.py``), the entry points ``uno_env.testing`` calls (game,
     vector, simulate, policy; not the learner's) of every variant: after it those
     tests compile nothing."""
     from uno_env.evaluation.simulation import simulate

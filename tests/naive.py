@@ -3,7 +3,7 @@ rules.
 
 Written from ``docs/rules.md`` sections 1, 2, 3, 4 and 7 (not from the engine's code), as a
 second, independent reading of the contract to cross-check the numba engine
-(``tests/test_reference.py``, ``tests/test_reference_house.py``). The house rules
+(``tests/rules/test_reference.py``, ``tests/rules/test_reference_house.py``). The house rules
 follow the readings documented in ``uno_env/engine/house.py`` where docs/rules.md is silent.
 
 Cards are the notation strings of docs/rules.md section 1 (``"R5"``, ``"GS"``, ``"BD2"``,

@@ -26,10 +26,11 @@ from uno_env.envs.every_seat import VectorEnv
 from uno_env.envs.game import Game
 from uno_env.envs.gym_vector import GymVectorEnv
 from uno_env.envs.registration import register_envs
-from uno_env.envs.single_seat import LearnerBatch, SingleAgentEnv, evaluate
+from uno_env.envs.single_seat import LearnerBatch, SingleAgentEnv
 # the function and its result class (the module is ``uno_env.evaluation.simulation``)
 from uno_env.evaluation.simulation import SimResult, simulate
 from uno_env.evaluation.tournament import tournament
+from uno_env.evaluation.win_rate import evaluate
 from uno_env.rules import PRESETS, Rules, make_rules, presets
 from uno_env.rules.config import Config, make_config
 

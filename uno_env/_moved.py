@@ -49,6 +49,10 @@ MOVED = {
 }
 
 
+#: names that left their 0.1 module for another: old module -> {name: new module}
+MOVED_NAMES = {"uno_env.learner": {"evaluate": "uno_env.evaluation.win_rate"}}
+
+
 class MovedModule(types.ModuleType):
     """An old module path: reading a name warns once per name and returns the new
     module's attribute."""
@@ -57,16 +61,18 @@ class MovedModule(types.ModuleType):
         super().__init__(old, f"Moved to {new} (uno-env 0.2); this path is deprecated.")
         self.__dict__["_new"] = new
 
-    def _target(self):
-        return importlib.import_module(self.__dict__["_new"])
+    def _target(self, name: str | None = None):
+        new = MOVED_NAMES.get(self.__name__, {}).get(name, self.__dict__["_new"])
+        return importlib.import_module(new)
 
     def __getattr__(self, name: str):
         if name.startswith("__") and name.endswith("__"):
             raise AttributeError(name)
+        target = self._target(name)
         warnings.warn(f"{self.__name__} is deprecated: import {name!r} from "
-                      f"{self.__dict__['_new']} (uno-env 0.2 moved it; the old path goes "
+                      f"{target.__name__} (uno-env 0.2 moved it; the old path goes "
                       f"in 0.3)", DeprecationWarning, stacklevel=2)
-        return getattr(self._target(), name)
+        return getattr(target, name)
 
     def __dir__(self):
         return dir(self._target())

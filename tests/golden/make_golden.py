@@ -1,4 +1,4 @@
-"""Regenerate the golden playthroughs (tests/test_golden_replays.py re-plays them).
+"""Regenerate the golden playthroughs (tests/engine/test_golden_replays.py re-plays them).
 
     PYTHONPATH=. python tests/golden/make_golden.py
 

@@ -10,8 +10,9 @@ module              holds
 ``viewer``          a replay as one self-contained HTML page
 ``_web``            the CSS and JavaScript the server and the viewer share
 ``replay``          games recorded as replays, rebuilt through ``Game``
-``demo``            ``python -m uno_env.apps.demo``: random agents, printed
+``demo``            ``uno-bench demo``: random agents, printed
 ``warmup``          compile the engine ahead of time
 ``throughput``      the throughput table (``uno-bench bench``)
+``train_rllib``     the RLlib self-play job (``uno-bench train --framework rllib``)
 ==================  ==============================================================
 """

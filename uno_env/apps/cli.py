@@ -143,10 +143,9 @@ def bench(seconds: float = typer.Option(3.0, min=0.01, help="seconds measured pe
           rule: list[str] = _rule_option(),
           json_out: bool = typer.Option(False, "--json", help="print JSON only")):
     """Throughput of simulate, VectorEnv and the AEC env, beside RLCard if installed."""
-    from uno_env.apps.throughput import main
+    from uno_env.apps.throughput import run
     rules = _check(preset, players, rule)
-    argv = ["--seconds", str(seconds), "--players", str(players), "--preset", preset]
-    main(argv + (["--json"] if json_out else []), rules=rules)
+    run(seconds, players, preset, json_out, rules=rules)
 
 
 @app.command()
@@ -173,14 +172,12 @@ def demo(games: int = typer.Option(5, min=1, help="number of games"),
                                     "uniform (any legal move) random agents"),
          quiet: bool = typer.Option(False, help="do not print the first game")):
     """Play a few games between random agents and print them."""
-    from uno_env.apps.demo import main
+    from uno_env.apps.demo import run
     if policy not in ("eager", "uniform"):
         raise typer.BadParameter(f"unknown policy {policy!r}; valid: eager, uniform",
                                  param_hint="'--policy'")
     rules = _check(preset, players, rule)
-    argv = ["--games", str(games), "--players", str(players), "--seed", str(seed),
-            "--preset", preset, "--policy", policy]
-    main(argv + (["--quiet"] if quiet else []), rules=rules)
+    run(games, players, seed, preset, policy, quiet, rules=rules)
 
 
 @app.command()
@@ -350,7 +347,7 @@ def train(preset: str = _preset_option(),
                             threads=threads, **rules)
     names = _csv(opponents or "heuristic")
     result = _run_training(
-        "agents.train", "train", out=out, progress=progress, resume=resume,
+        _trainer("ppo"), out=out, progress=progress, resume=resume,
         preset=preset, num_players=players, timesteps=timesteps,
         opponents=names[0] if len(names) == 1 else [[n] for n in names], seed=seed,
         num_envs=envs, eval_every=eval_every, eval_games=eval_games,
@@ -367,12 +364,22 @@ def train(preset: str = _preset_option(),
                f"{result.policy_path})")
 
 
-def _run_training(module: str, name: str, **kwargs):
+def _trainer(name: str):
+    """A training job registered with ``uno_env.envs.agent_registry`` (the agents
+    package registers "ppo" through the ``uno_env.agents`` entry point)."""
+    from uno_env.envs.agent_registry import trainer
+    try:
+        return trainer(name)
+    except ValueError as err:
+        typer.echo(str(err), err=True)
+        raise typer.Exit(1) from None
+
+
+def _run_training(job, **kwargs):
     """Call a training job; a missing extra exits 1 with its install line, bad settings
     are a usage error."""
-    import importlib
     try:
-        return getattr(importlib.import_module(module), name)(**kwargs)
+        return job(**kwargs)
     except ImportError as err:
         typer.echo(str(err), err=True)
         raise typer.Exit(1) from None
@@ -387,7 +394,12 @@ def _echo_evaluations(rows) -> None:
 
 
 def _train_rllib(**kwargs):
-    result = _run_training("uno_env.envs.rllib", "train_rllib", **kwargs)
+    try:  # imports Ray and torch: only when it runs
+        from uno_env.apps.train_rllib import train_rllib
+    except ImportError as err:  # the missing extra, named
+        typer.echo(str(err), err=True)
+        raise typer.Exit(1) from None
+    result = _run_training(train_rllib, **kwargs)
     typer.echo(f"trained {result.timesteps:,} steps in {result.iterations} iterations, "
                f"{result.seconds:.0f} s ({result.steps_per_second:,.0f} steps/s)")
     _echo_evaluations(result.evaluations)
@@ -411,7 +423,7 @@ def evaluate(model: str = typer.Option("ppo_classic_2p", help="a .npz model file
              json_out: bool = typer.Option(False, "--json", help="print JSON only")):
     """Win rate (95% Wilson interval) of an agent against copies of each opponent, the
     agent's seat drawn per game."""
-    from uno_env.envs.single_seat import evaluate as run
+    from uno_env.evaluation.win_rate import evaluate as run
     rules = _parse_rules(rule)
     try:
         from uno_env.envs.agent_registry import is_configured, make_agent

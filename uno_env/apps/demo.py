@@ -1,4 +1,4 @@
-"""``python -m uno_env.apps.demo``: play a few games between random agents and print them.
+"""``uno-bench demo``: play a few games between random agents and print them.
 
 The first game is printed move by move; then one line per game and the speed of the AEC
 environment that played them. Options: ``--games``, ``--players``, ``--seed``,
@@ -6,7 +6,6 @@ environment that played them. Options: ``--games``, ``--players``, ``--seed``,
 """
 from __future__ import annotations
 
-import argparse
 import time
 
 import numpy as np
@@ -48,43 +47,34 @@ def play_game(env, rng, verbose: bool, policy: str = "eager") -> int:
     return steps
 
 
-def main(argv: list[str] | None = None, rules: dict | None = None) -> None:
-    """``rules``: rule flags over the preset (``uno-bench demo --rule KEY=VALUE``)."""
+def run(games: int, players: int, seed: int, preset: str, policy: str, quiet: bool,
+        rules: dict | None = None) -> None:
+    """Play ``games`` games of ``preset`` between random agents (``policy``: "eager" plays
+    a card when it can, "uniform" any legal action) and print them: the first move by
+    move unless ``quiet``, then one line each and the AEC env's speed. The options and
+    their defaults are ``uno-bench demo``'s (``uno_env.apps.cli``)."""
     rules = dict(rules or {})
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=5)
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--preset", default="classic")
-    parser.add_argument("--quiet", action="store_true", help="do not print the first game")
-    parser.add_argument("--policy", choices=("eager", "uniform"), default="eager",
-                        help="eager: play a card when possible (default); uniform: any "
-                             "legal action, drawing included (games run long)")
-    args = parser.parse_args(argv)
-    env = uno_env.env(preset=args.preset, num_players=args.players, **rules)
-    rng = np.random.default_rng(args.seed)
-    env.reset(seed=args.seed)
+    env = uno_env.env(preset=preset, num_players=players, **rules)
+    rng = np.random.default_rng(seed)
+    env.reset(seed=seed)
     flags = "".join(f", {k}={v!r}" for k, v in rules.items())
-    print(f"{args.games} games of {args.preset}{flags}, {args.players} players, "
-          f"{args.policy} random agents, seed {args.seed}\n")
+    print(f"{games} games of {preset}{flags}, {players} players, "
+          f"{policy} random agents, seed {seed}\n")
     total_steps, start = 0, time.perf_counter()
     rows = []
-    for i in range(args.games):
+    for i in range(games):
         if i:
             env.reset()
         game = env.unwrapped.game
-        steps = play_game(env, rng, verbose=(i == 0 and not args.quiet), policy=args.policy)
+        steps = play_game(env, rng, verbose=(i == 0 and not quiet), policy=policy)
         total_steps += steps
         outcome = (f"winner player_{game.winner}, {game.round_points[game.winner]} points"
                    if game.terminated else "truncated at max_turns")
         rows.append(f"game {i:3d}: {game.turns:4d} turns, {steps:5d} steps, {outcome}")
-        if i == 0 and not args.quiet:
+        if i == 0 and not quiet:
             print("\n" + game.render() + "\n")
     print("\n".join(rows))
     elapsed = time.perf_counter() - start
-    print(f"\n{args.games} games, {total_steps} AEC steps in {elapsed:.2f} s "
+    print(f"\n{games} games, {total_steps} AEC steps in {elapsed:.2f} s "
           f"({total_steps / elapsed:,.0f} steps/s including printing)")
 
-
-if __name__ == "__main__":
-    main()

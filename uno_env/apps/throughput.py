@@ -16,7 +16,6 @@ far longer than RLCard's, where drawing is legal only without a playable card.
 """
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import sys
@@ -161,55 +160,52 @@ def bench_rlcard(seconds):
     return _timed(run, seconds)
 
 
-def main(argv=None, rules: dict | None = None):
-    """``rules``: rule flags over the preset (``uno-bench bench --rule KEY=VALUE``); the
-    classic reference row of a non-classic preset is measured without them."""
+def run(seconds: float, players: int, preset: str, json_only: bool,
+        rules: dict | None = None) -> dict:
+    """Measure every row for ``seconds`` each and print the table (or, ``json_only``,
+    the JSON of the result, which is also returned). ``rules``: rule flags over the
+    preset; the classic reference row of a non-classic preset is measured without them.
+    The options and their defaults are ``uno-bench bench``'s (``uno_env.apps.cli``)."""
     rules = dict(rules or {})
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=3.0, help="time per row")
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--preset", default="classic")
-    parser.add_argument("--json", action="store_true", help="print JSON only")
-    args = parser.parse_args(argv)
-    p, s = args.players, args.seconds
+    p, s = players, seconds
     all_threads = numba.config.NUMBA_NUM_THREADS
     rows = {}
-    rows["simulate, 1 thread"] = bench_simulate(p, 1, s, args.preset, **rules)
+    rows["simulate, 1 thread"] = bench_simulate(p, 1, s, preset, **rules)
     rows[f"simulate, {all_threads} threads"] = bench_simulate(p, all_threads, s,
-                                                              args.preset, **rules)
-    vg, vs, nbytes = bench_vector(p, s, preset=args.preset, **rules)
+                                                              preset, **rules)
+    vg, vs, nbytes = bench_vector(p, s, preset=preset, **rules)
     rows["VectorEnv B=1024"] = (vg, vs)
     uint8 = None
-    if _optional(_uint8_fits, p, args.preset, **rules):
-        uint8 = _optional(bench_vector, p, s, preset=args.preset, obs_dtype="uint8",
+    if _optional(_uint8_fits, p, preset, **rules):
+        uint8 = _optional(bench_vector, p, s, preset=preset, obs_dtype="uint8",
                           **rules)
     if uint8 is not None:
         rows["VectorEnv B=1024, uint8 obs"] = uint8[:2]
-    learner = _optional(bench_learner, p, s, preset=args.preset, **rules)
+    learner = _optional(bench_learner, p, s, preset=preset, **rules)
     if learner is not None:
         rows["LearnerBatch B=1024 vs heuristic"] = learner
     if all_threads > 1:
-        learner = _optional(bench_learner, p, s, preset=args.preset, threads=all_threads,
+        learner = _optional(bench_learner, p, s, preset=preset, threads=all_threads,
                             **rules)
         if learner is not None:
             rows[f"LearnerBatch vs heuristic, {all_threads} thr"] = learner
-    rows["AEC env()"] = bench_aec(p, s, args.preset, **rules)
-    if args.preset != "classic" or rules:  # the classic reference, in the same run
+    rows["AEC env()"] = bench_aec(p, s, preset, **rules)
+    if preset != "classic" or rules:  # the classic reference, in the same run
         rows["simulate, 1 thread, classic"] = bench_simulate(p, 1, s, "classic")
     rl = bench_rlcard(s)
     if rl is not None:
         rows["RLCard uno (2 players)"] = rl
-    result = {"preset": args.preset, "rules": rules, "players": p, "threads": all_threads,
+    result = {"preset": preset, "rules": rules, "players": p, "threads": all_threads,
               "state_bytes_per_game": nbytes,
               "rows": {k: {"games_per_s": g, "steps_per_s": st} for k, (g, st) in rows.items()}}
     if rl is not None:
         result["ratios_vs_rlcard_steps"] = {k: st / rl[1] for k, (g, st) in rows.items()}
         result["ratios_vs_rlcard_games"] = {k: g / rl[0] for k, (g, st) in rows.items()}
-    if args.json:
+    if json_only:
         print(json.dumps(result, indent=2))
         return result
     flags = "".join(f", {k}={v!r}" for k, v in rules.items())
-    print(f"uno-env throughput: {args.preset}{flags}, {p} players, random agents "
+    print(f"uno-env throughput: {preset}{flags}, {p} players, random agents "
           f"(state {nbytes} bytes per game)")
     head = f"{'':32s} {'games/s':>12s} {'steps/s':>14s}"
     if rl is not None:
@@ -226,6 +222,3 @@ def main(argv=None, rules: dict | None = None):
         print("(install rlcard to add the RLCard row: pip install rlcard)")
     return result
 
-
-if __name__ == "__main__":
-    main()

@@ -1,6 +1,6 @@
 """numba kernels only, and how they are compiled. Nothing here imports from the rest of
 ``uno_env``, and each module imports only modules of the layers below its own
-(``tests/test_layers.py`` checks it):
+(``tests/engine/test_layers.py`` checks it):
 
 0. ``codes`` (integer codes), ``_cache`` and ``_link_only`` (compiler plumbing), then
    ``jit``: the decorators every kernel uses and the compiled, cached entry points;

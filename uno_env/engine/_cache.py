@@ -12,7 +12,7 @@ numba on its own handles neither well (checked with numba 0.68):
   file that does not load is dropped, with a :class:`CacheWarning`, and the kernel is
   recompiled (and cached again).
 
-``tests/test_concurrency.py`` runs both cases in fresh processes.
+``tests/engine/test_concurrency.py`` runs both cases in fresh processes.
 """
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ state, drawing from stream ``r`` of ``rng`` (a search stream of its own: the gam
 stream ``st.rng`` is not read). The *hidden* cards are the other seats' hands and the
 draw pile: they are pooled and dealt back at random, every hand keeping its size and
 the draw pile its length. What ``seat`` observes is kept exactly (its observation
-vector, ``engine/observe.py``, is the same before and after; ``tests/test_search.py``):
+vector, ``engine/observe.py``, is the same before and after; ``tests/engine/test_search.py``):
 its own hand, the discard pile, every public counter, and in UNO Flip (docs/rules.md
 section 5) the side of each opponent's card that faces the table and the visible back
 of the draw pile's top. After the redraw:

@@ -42,7 +42,7 @@ def _register(spec_class, module):
 
 
 # each variant's rules module, from the declaration (its layer is below this one:
-# tests/test_layers.py); importing it also registers its own by-spec kernels
+# tests/engine/test_layers.py); importing it also registers its own by-spec kernels
 for _variant in VARIANTS:
     _register(_variant.spec_class, importlib.import_module(f"uno_env.engine.{_variant.module}"))
 

@@ -1,7 +1,7 @@
 """The one place that sets numba's jit options, and how a variant is compiled in.
 
 Three decorators, used by every module of :mod:`uno_env.engine` (a test,
-``tests/test_packaging.py``, checks that no module calls ``numba.njit`` directly):
+``tests/project/test_packaging.py``, checks that no module calls ``numba.njit`` directly):
 
 - :func:`njit` for the kernels inside the engine. They are compiled only as part of an
   entry point (below), specialised for the ``Spec`` class of one variant, and are not
@@ -65,7 +65,7 @@ def njit(fn=None, *, allocates=False, **extra):
     each array it is passed, and a kernel takes the state and the spec: 26 arrays, two
     atomic operations each, which cost more than a plain turn's logic. Without it a
     kernel may not allocate or return a new array (numba refuses to compile it), nor
-    return an array it was passed (``tests/test_packaging.py`` reads the engine's
+    return an array it was passed (``tests/project/test_packaging.py`` reads the engine's
     return statements for that)."""
     if fn is None:
         return functools.partial(njit, allocates=allocates, **extra)
@@ -129,7 +129,7 @@ def by_class(argument: str, *, allocates=False):
     The learner's loops use it to play their opponents with or without search
     (``engine.learner``). ``allocates`` as for :func:`njit`. The function's
     ``implementations`` (class -> implementation, ``None`` -> the default) and
-    ``dispatch_argument`` are there for tests (``tests/test_variant_registry.py``)."""
+    ``dispatch_argument`` are there for tests (``tests/engine/test_variant_registry.py``)."""
     def decorator(stub):
         impls: dict[type | None, object] = {}
         position = list(inspect.signature(stub).parameters).index(argument)

@@ -6,7 +6,7 @@ the fields of a configuration, ``Spec.obs_at`` holds their offsets for the kerne
 own fields (``observe_fields``).
 
 Only public information and the observer's own hand go in; no other hand and no draw
-pile order (``tests/test_observation.py`` proves it). ``K`` card types, ``P`` players;
+pile order (``tests/engine/test_observation.py`` proves it). ``K`` card types, ``P`` players;
 "relative" seat ``k`` is the seat ``k`` places after the observer in seat order
 (``(observer + k) % P``), whatever the direction of play.
 

@@ -9,7 +9,7 @@ very same kernels (``greedy_policy``, ``heuristic_policy``), so the Python agent
 the numba agents are identical by construction. Inside the kernels the heuristic reads
 the same numbers from the state instead, without writing the observation
 (``heuristic_from_state``, single-sided decks); its decision stage is shared, and
-``tests/test_agents.py`` replays every preset's games both ways.
+``tests/evaluation/test_agents.py`` replays every preset's games both ways.
 
 Adding an agent: give it a code here, a branch in ``choose_action``, and a name in
 ``AGENT_CODES``; its Python class in ``agents/`` names the same code.
@@ -468,7 +468,7 @@ def _situation_from_state(st, g, sp, seat, obs, work):
     learner envs and the search rollouts). ``_tally``'s counts come from the counts
     kept in the state (``engine/tallies.py``): what ``seat`` has not seen is the cards
     off the discard pile less its own; on a single-sided deck a face is coloured
-    exactly when its rank is below the wild ranks (``tests/test_tallies.py``)."""
+    exactly when its rank is below the wild ranks (``tests/engine/test_tallies.py``)."""
     info = st.info[g]
     players = sp.rules[C.R_NUM_PLAYERS]
     mine = C.NUM_INFO + seat * C.NUM_TALLIES       # the seat's row of the counts

@@ -56,7 +56,7 @@ _M64 = (1 << 64) - 1
 
 
 def seed_stream_py(seed: int, index: int) -> np.uint64:
-    """``seed_stream`` computed in Python (``tests/test_batch.py`` checks they agree)."""
+    """``seed_stream`` computed in Python (``tests/engine/test_batch.py`` checks they agree)."""
     z = (int(seed) * 0x9E3779B97F4A7C15 + (int(index) + 1) * 0xBF58476D1CE4E5B9) & _M64
     for _ in range(2):
         z = (z + 0x9E3779B97F4A7C15) & _M64

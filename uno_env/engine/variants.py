@@ -8,7 +8,7 @@ observation fields and action blocks it adds. Everything else derives its tables
 :data:`VARIANTS`: the jit's cache keys (``engine.jit``), the ``Spec`` classes
 (``engine.state``), the dispatch to the variant's rules (``engine.dispatch``), the
 observation (``engine.observe``), the action layout (``uno_env.rules.actions``) and
-``Rules.variant``. ``tests/test_variant_registry.py`` fails on an incomplete entry;
+``Rules.variant``. ``tests/engine/test_variant_registry.py`` fails on an incomplete entry;
 docs/adding-a-variant.md is the checklist.
 
 Pure data: this module imports nothing of the engine, so every layer may read it.

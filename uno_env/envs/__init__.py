@@ -12,7 +12,8 @@ module                  holds
 ``every_seat``          ``VectorEnv``: many games, every seat decided by the caller
 ``registration``        the Gymnasium and PettingZoo ids
 ``sb3``                 Stable-Baselines3 (``UnoVecEnv``; the ``rl`` extra)
-``rllib``               RLlib self-play (the ``rllib`` extra)
+``rllib``               RLlib: the multi-agent env, PPO config, export (``rllib`` extra)
+``ray_runtime``         connecting to Ray; the error naming a missing extra
 ``scaling``             observation scaling shared by SB3 and RLlib
 ``agent_registry``      agents by name (the protocol; plug-ins register here)
 ======================  ==========================================================

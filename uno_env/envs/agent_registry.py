@@ -30,6 +30,8 @@ _CONFIGURED: set[str] = set()
 _RESOLVERS: list[Callable] = []
 #: the trained-policy constructor (``agents.PPOAgent``), for exporters such as RLlib's
 _POLICY: dict[str, Callable] = {}
+#: name -> training job (``uno-bench train`` runs one by name)
+_TRAINERS: dict[str, Callable] = {}
 _loaded = False
 
 #: the version string of the ``.npz`` policy format that the shipped models use
@@ -61,6 +63,23 @@ def register_policy(constructor: Callable) -> None:
     """The constructor of trained policy networks: ``constructor(layers, scale, record,
     name=...)`` (``agents.PPOAgent``)."""
     _POLICY["constructor"] = constructor
+
+
+def register_trainer(name: str, job: Callable) -> None:
+    """Make ``job(**options)`` the training job ``name`` (``uno-bench train`` calls
+    ``trainer("ppo")``; the ``agents`` package registers it). The job imports what it
+    needs when it runs, so registering costs nothing; a missing extra is an ImportError
+    whose message says what to install."""
+    _TRAINERS[name] = job
+
+
+def trainer(name: str) -> Callable:
+    """The registered training job ``name``; ValueError naming the registered ones."""
+    _load_plugins()
+    if name not in _TRAINERS:
+        names = ", ".join(_TRAINERS) or "none (is the agents package installed?)"
+        raise ValueError(f"no training job {name!r}: registered: {names}")
+    return _TRAINERS[name]
 
 
 def _load_plugins() -> None:

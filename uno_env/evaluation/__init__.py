@@ -4,6 +4,7 @@
 module              holds
 ==================  ==============================================================
 ``simulation``      ``simulate``: whole games played by agents by name
+``win_rate``        ``evaluate``: one agent's win rate in one seat, fixed deals
 ``tournament``      ``tournament``: agents in every seat, leaderboard and ratings
 ``distributed``     the Ray backend of ``tournament``
 ``benchmark``       the fixed benchmark tracks and report cards (``uno-bench/4``)

@@ -25,34 +25,11 @@ from __future__ import annotations
 
 import numpy as np
 
-RAY_EXTRA = ('the Ray backend needs the "ray" extra: pip install -e ".[ray]" '
-             '(or pip install "ray>=2.40")')
+from uno_env.envs.ray_runtime import (  # noqa: F401  (re-exported)
+    RAY_EXTRA, MissingExtra, connect, require_ray,
+)
 
 _REMOTE = None
-
-
-class MissingExtra(ImportError, ValueError):
-    """An optional dependency is not installed (the message names the extra)."""
-
-
-def require_ray():
-    """The ``ray`` module, or ``MissingExtra`` naming the extra to install."""
-    try:
-        import ray
-    except ImportError as err:
-        raise MissingExtra(f"{RAY_EXTRA} ({err})") from None
-    return ray
-
-
-def connect(address: str | None = None):
-    """Connect to Ray: the instance already connected if any, else ``address`` (a
-    cluster's ``"host:6379"``, ``"ray://host:10001"`` or ``"auto"``), else a new local
-    instance on this machine's cores. Returns the ``ray`` module."""
-    ray = require_ray()
-    if not ray.is_initialized():
-        ray.init(address=address, log_to_driver=False,
-                 include_dashboard=False if address is None else None)
-    return ray
 
 
 def _remote(ray, play_chunk):

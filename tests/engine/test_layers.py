@@ -1,0 +1,156 @@
+"""The code's layers point one way, and each variant compiles only its own code.
+
+* inside ``uno_env.engine`` a module imports only modules of lower layers (the list in
+  ``uno_env/engine/__init__.py``), so there is no circular import and no variant module
+  reaches another;
+* no module of ``uno_env`` imports the ``agents`` package (it sits above ``uno_env``),
+  at module level or inside a function, and the imports among ``uno_env``'s modules form
+  no cycle;
+* a variant's cache key covers exactly the files it compiles, and compiling classic UNO
+  types no house, Flip or One Piece kernel.
+"""
+from __future__ import annotations
+
+import ast
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+from uno_env.engine import jit as _jit
+from support import LAYER_OF, LAYERS, PACKAGES, ROOT
+
+ENGINE = ROOT / "uno_env" / "engine"
+
+
+
+def _imports(path: pathlib.Path) -> set[str]:
+    """Every module path imported anywhere in the file (function bodies included)."""
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            out.add(node.module)
+            out.update(f"{node.module}.{a.name}" for a in node.names)
+    return out
+
+
+def test_every_engine_module_has_a_layer():
+    names = {p.stem for p in ENGINE.glob("*.py")} - {"__init__"}
+    assert names == set(LAYER_OF), "add the module to LAYERS (and the engine docstring)"
+
+
+@pytest.mark.parametrize("name", sorted(LAYER_OF))
+def test_engine_module_imports_only_lower_layers(name):
+    for imported in _imports(ENGINE / f"{name}.py"):
+        if imported.startswith("uno_env.engine."):
+            other = imported.split(".")[2]
+            assert LAYER_OF[other] < LAYER_OF[name], \
+                f"engine/{name}.py imports {other}, which is not in a lower layer"
+        elif imported.startswith("uno_env"):
+            assert imported in ("uno_env.engine", "uno_env.engine.jit") or \
+                imported.startswith("uno_env.engine.jit."), \
+                f"engine/{name}.py imports {imported}, above the engine"
+
+
+def _uno_env_graph() -> dict[str, set[str]]:
+    modules = {}
+    for path in (ROOT / "uno_env").rglob("*.py"):
+        rel = path.relative_to(ROOT).with_suffix("")
+        modules[".".join(p for p in rel.parts if p != "__init__")] = path
+    graph = {}
+    for name, path in modules.items():
+        deps = set()
+        for imported in _imports(path):
+            while imported and imported not in modules:
+                imported = imported.rpartition(".")[0]
+            if imported and imported != name and imported != "uno_env":
+                deps.add(imported)
+        graph[name] = deps
+    return graph
+
+
+def test_uno_env_never_imports_agents():
+    for path in (ROOT / "uno_env").rglob("*.py"):
+        bad = sorted(m for m in _imports(path) if m == "agents" or m.startswith("agents."))
+        assert not bad, f"{path.relative_to(ROOT)} imports {bad}: agents sit above uno_env"
+
+
+def test_no_import_cycle_in_uno_env():
+    graph = _uno_env_graph()
+    state: dict[str, int] = {}
+
+    def visit(node, trail):
+        state[node] = 1
+        for dep in graph[node]:
+            if state.get(dep) == 1:
+                pytest.fail("import cycle: " + " -> ".join(trail + [node, dep]))
+            if dep not in state:
+                visit(dep, trail + [node])
+        state[node] = 2
+
+    for node in graph:
+        if node not in state:
+            visit(node, [])
+
+
+def test_variant_cache_keys_cover_only_their_files():
+    names = {v: {p.name for p in _jit.variant_files(v)} for v in _jit.VARIANT_MODULES}
+    for variant, files in names.items():
+        mine = f"{_jit.VARIANT_MODULES[variant]}.py"
+        assert mine in files and "jit.py" in files and "dispatch.py" in files
+        others = {f"{m}.py" for m in _jit.VARIANT_MODULES.values()} - {mine}
+        assert not files & others, f"{variant}'s cache key covers {files & others}"
+
+
+def test_cache_dirs_differ_per_variant(tmp_path, monkeypatch):
+    dirs = {_jit.cache_dir(v) for v in _jit.VARIANT_MODULES}
+    assert len(dirs) == len(_jit.VARIANT_MODULES)
+
+
+_PROBE = """
+import json
+from uno_env import Game
+from uno_env.engine import classic, flip, house, onepiece
+g = Game("classic", num_players=3, seed=1)
+g.play(g.legal_moves()[0])
+print(json.dumps({m.__name__.split(".")[-1]: len(m.apply_action.signatures)
+                  for m in (classic, house, flip, onepiece)}))
+"""
+
+
+def test_classic_compiles_no_other_variant(tmp_path):
+    """A first classic game, from an empty cache, types classic's kernels only."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), UNO_ENV_QUIET="1")
+    out = subprocess.run([sys.executable, "-c", _PROBE], env=env, capture_output=True,
+                         text=True, check=True, cwd=ROOT)
+    counts = json.loads(out.stdout.strip().splitlines()[-1])
+    assert counts["classic"] >= 1, counts
+    assert counts["house"] == counts["flip"] == counts["onepiece"] == 0, counts
+
+
+def _package(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 2 and parts[1] in PACKAGES else None
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_packages_import_only_packages_below(package):
+    graph = _uno_env_graph()
+    bad = []
+    for module, deps in graph.items():
+        if _package(module) != package:
+            continue
+        for dep in deps:
+            other = _package(dep)
+            if other is None and dep != "uno_env" and not dep.startswith(
+                    ("uno_env.engine", "uno_env.rules", "uno_env.envs",
+                     "uno_env.evaluation", "uno_env.apps")):
+                bad.append(f"{module} imports {dep}, a top-level module above the packages")
+            elif other is not None and PACKAGES.index(other) > PACKAGES.index(package):
+                bad.append(f"{module} imports {dep} ({other} is above {package})")
+    assert bad == []

@@ -1,0 +1,138 @@
+"""``import uno_env`` registers the environments with Gymnasium and PettingZoo; the
+top-level API exports what the README uses; the preset table is read-only."""
+import re
+import warnings
+
+import gymnasium
+import numpy as np
+import pettingzoo
+import pytest
+
+import uno_env
+from uno_env.envs.aec import raw_env
+from uno_env.envs.single_seat import SingleAgentEnv
+from uno_env.envs.registration import register_envs
+
+
+def test_gymnasium_make_builds_the_single_seat_env_with_presets_and_rule_flags():
+    env = gymnasium.make("uno_env/Uno-v1", preset="street", num_players=3,
+                         opponents="heuristic", stack="same", seed=4)
+    inner = env.unwrapped
+    assert isinstance(inner, SingleAgentEnv)
+    cfg = inner.config
+    assert (cfg.preset, cfg.num_players) == ("street", 3)
+    assert cfg.rules.stack == "same" and cfg.rules.seven_zero is True   # preset kept
+    obs, info = env.reset(seed=4)
+    assert env.observation_space.contains(obs)
+    obs, reward, terminated, truncated, info = env.step(int(info["action_mask"].argmax()))
+    assert env.observation_space.contains(obs) and isinstance(reward, float)
+    # the registered env deals what the class deals
+    direct = SingleAgentEnv("street", 3, opponents="heuristic", stack="same", seed=4)
+    np.testing.assert_array_equal(direct.reset(seed=4)[0], env.reset(seed=4)[0])
+
+
+def test_gymnasium_ids_default_to_their_versions_players():
+    assert gymnasium.make("uno_env/Uno-v1").unwrapped.config.num_players == 4
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")   # Gymnasium: "v0 is out of date, use v1"
+        old = gymnasium.make("uno_env/Uno-v0")
+        assert old.unwrapped.config.num_players == 2
+        assert gymnasium.make("uno_env/Uno-v0", num_players=3).unwrapped \
+            .config.num_players == 3
+    flip = gymnasium.make("uno_env/Uno-v1", preset="flip", num_players=3, bluff=False)
+    assert flip.unwrapped.config.rules.deck == "flip"
+
+
+def test_gymnasium_make_names_the_valid_flags_for_an_unknown_keyword():
+    with pytest.raises(ValueError, match="unknown rule flag.*'colour'.*valid flags: deck"):
+        gymnasium.make("uno_env/Uno-v1", colour="red")
+    with pytest.raises(ValueError, match="unknown preset 'uno2'; valid presets: classic"):
+        gymnasium.make("uno_env/Uno-v1", preset="uno2")
+
+
+def test_gymnasium_make_vec_steps_single_envs():
+    """``vectorization_mode="sync"`` gives Gymnasium's SyncVectorEnv of the single-seat
+    env (the default mode is the id's vector_entry_point, tests/environments/test_gym_vector.py)."""
+    venv = gymnasium.make_vec("uno_env/Uno-v1", num_envs=3, vectorization_mode="sync",
+                              num_players=2)
+    obs, infos = venv.reset(seed=1)
+    assert obs.shape == (3, *venv.single_observation_space.shape)
+    actions = np.array([m.argmax() for m in infos["action_mask"]])
+    obs, rewards, terminated, truncated, infos = venv.step(actions)
+    assert obs.shape[0] == 3 and rewards.shape == (3,)
+    assert isinstance(venv, gymnasium.vector.SyncVectorEnv)
+    venv.close()
+
+
+def test_pettingzoo_make_builds_the_aec_env_with_presets_and_rule_flags():
+    env = pettingzoo.make("aec", "uno_env/Uno-v0", preset="street", num_players=3,
+                          stack="same", illegal_action="lose")
+    assert isinstance(env, raw_env)
+    assert (env.config.preset, env.config.num_players) == ("street", 3)
+    assert env.config.rules.stack == "same" and env.illegal_action == "lose"
+    env.reset(seed=0)
+    assert env.agents == ["player_0", "player_1", "player_2"]
+    assert pettingzoo.make("aec", "uno_env/Uno-v0").config.num_players == 4
+    with pytest.raises(ValueError, match="unknown rule flag"):
+        pettingzoo.make("aec", "uno_env/Uno-v0", colour="red")
+
+
+def test_registering_again_does_not_warn():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        register_envs()
+    assert "uno_env/Uno-v1" in gymnasium.registry
+    assert "uno_env/Uno-v0" in pettingzoo.aec_registry
+
+
+def test_top_level_exports():
+    from uno_env.evaluation.tournament import tournament as tournament_function
+    from uno_env.envs.every_seat import VectorEnv
+    assert uno_env.VectorEnv is VectorEnv and uno_env.tournament is tournament_function
+    assert {"VectorEnv", "tournament"} <= set(uno_env.__all__)
+    assert all(hasattr(uno_env, name) for name in uno_env.__all__)
+    result = uno_env.tournament(("random", "greedy"), num_players=2, num_games=20,
+                                seed=0, threads=1, progress=False)
+    assert result.num_games == 20
+
+
+def test_simulate_is_the_function_and_simresult_the_class():
+    """``uno_env.simulate`` is the function (not its module, ``uno_env.evaluation.simulation``)."""
+    import inspect
+    from uno_env.evaluation import simulation
+    assert callable(uno_env.simulate) and inspect.isfunction(uno_env.simulate)
+    assert uno_env.simulate is simulation.simulate
+    assert inspect.isclass(uno_env.SimResult) and uno_env.SimResult is simulation.SimResult
+    assert {"simulate", "SimResult"} <= set(uno_env.__all__)
+    result = uno_env.simulate("classic", num_players=2, agents="random", num_games=8,
+                              seed=0, threads=1)
+    assert isinstance(result, uno_env.SimResult) and result.num_games == 8
+
+
+def test_presets_are_read_only():
+    with pytest.raises(TypeError):
+        uno_env.PRESETS["mine"] = uno_env.Rules()
+    with pytest.raises(TypeError):
+        del uno_env.PRESETS["classic"]
+    assert "classic" in uno_env.PRESETS
+    assert uno_env.make_rules("classic", bluff=False).bluff is False
+
+
+@pytest.mark.parametrize("old", sorted(__import__("uno_env._moved", fromlist=["MOVED"]).MOVED))
+def test_old_module_paths_warn_and_name_the_new_one(old):
+    """The 0.1 module paths still import for one minor release: a name read through one
+    warns with its new path and is the new module's object (uno_env._moved)."""
+    import importlib
+    import warnings
+
+    from uno_env._moved import MOVED
+    new = importlib.import_module(MOVED[old])
+    public = [n for n in vars(new) if not n.startswith("_")]
+    name = public[0]
+    module = importlib.import_module(old)
+    with pytest.warns(DeprecationWarning, match=re.escape(MOVED[old])):
+        value = getattr(module, name)
+    assert value is getattr(new, name)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert getattr(uno_env, "Game") is uno_env.Game  # the top level never warns

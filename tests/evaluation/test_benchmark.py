@@ -1,0 +1,224 @@
+"""The benchmark (``uno_env.evaluation.benchmark``, ``uno-bench benchmark``): fixed tracks, report
+cards that depend on the agent alone, anchored ratings, clear errors.
+
+Game counts are tiny (``games=`` makes a non-standard card); the panel's search agents
+play a few games each."""
+import json
+import math
+import pathlib
+import textwrap
+
+import pytest
+from typer.testing import CliRunner
+
+from uno_env.evaluation import benchmark as B
+from uno_env.apps.cli import app
+from uno_env.rules.config import make_config
+from support import ROOT
+
+runner = CliRunner()
+
+
+def _same_card(a: dict, b: dict) -> None:
+    a, b = dict(a), dict(b)
+    a.pop("run"), b.pop("run")
+    assert a == b
+
+
+# --- the protocol ------------------------------------------------------------------------
+def test_tracks_fix_rules_seats_seeds_games_and_panel():
+    assert list(B.TRACKS) == ["classic-2p", "classic-4p", "house-4p", "flip-4p",
+                              "onepiece-4p"]
+    assert B.TRACKS["house-4p"].preset == "street"
+    seeds = [t.seed for t in B.TRACKS.values()]
+    assert len(set(seeds)) == len(seeds)
+    for t in B.TRACKS.values():
+        assert t.panel[:5] == ("random", "greedy", "heuristic", B.MCTS_LOW, B.MCTS_HIGH)
+        assert all(t.games[m] % t.num_players == 0 for m in t.panel)
+        # the PPO member: in the panel once shipped, else listed as absent
+        assert (t.model in t.panel) == t.models and (t.model in t.absent) != t.models
+        d = t.to_dict()
+        assert d["panel"] == list(t.panel) and d["absent"] == list(t.absent)
+    assert B.TRACKS["classic-2p"].panel[-1] == "ppo_classic_2p"
+
+
+def test_committed_anchors_cover_every_track_with_random_at_zero():
+    anchors = B.load_anchors()
+    assert anchors["benchmark"] == B.BENCHMARK_VERSION
+    for t in B.TRACKS.values():
+        ratings = B.anchor_ratings(t, anchors)
+        assert ratings is not None, f"no anchors for {t.name}: run benchmarks/leaderboard.py"
+        assert ratings["random"] == 0.0 and ratings["heuristic"] > ratings["random"]
+
+
+# --- ratings -----------------------------------------------------------------------------
+def test_win_probability_is_chance_at_equal_ratings_and_ten_to_one_at_400():
+    assert B.win_probability(100, 100, 4) == pytest.approx(0.25)
+    p = B.win_probability(400, 0, 2)
+    assert p / (1 - p) == pytest.approx(10.0)
+
+
+def test_fit_ratings_recovers_the_ratings_that_made_the_results():
+    true = {"random": 0.0, "greedy": 250.0, "heuristic": 420.0, "mcts": 600.0}
+    pairs = [(a, b, 10_000 * B.win_probability(true[a], true[b], 4), 10_000)
+             for a in true for b in true if a != b]
+    fit = B.fit_ratings(pairs, 4, {"random": 0.0})
+    for name in ("greedy", "heuristic", "mcts"):
+        assert fit[name][0] == pytest.approx(true[name], abs=0.5)
+        assert 0 < fit[name][1] < 20
+
+
+def test_fit_ratings_converges_on_lopsided_results():
+    """99% wins (heuristic against random, two players) and no loss at all: finite."""
+    fit = B.fit_ratings([("h", "random", 3959, 4000), ("h", "g", 1971, 4000)], 2,
+                        {"random": 0.0})
+    p = B.win_probability(fit["h"][0], 0.0, 2)
+    assert p == pytest.approx(3959 / 4000, abs=1e-4)
+    (elo, se), = B.fit_ratings([("h", "random", 4000, 4000)], 2, {"random": 0}).values()
+    assert 800 < elo < 4000 and se > 100
+
+
+def test_an_agents_rating_is_fitted_against_the_fixed_anchors_alone():
+    anchors = {"random": 0.0, "heuristic": 300.0}
+    results = [{"opponent": o, "games": 4000,
+                "wins": 4000 * B.win_probability(500.0, r, 2)} for o, r in anchors.items()]
+    rating = B.rate_agent(results, 2, anchors)
+    assert rating["elo"] == pytest.approx(500.0, abs=1)
+    assert rating["ci_low"] < 500 < rating["ci_high"]
+    # a result against an agent without an anchor does not move it
+    extra = results + [{"opponent": "someone", "games": 4000, "wins": 0}]
+    assert B.rate_agent(extra, 2, anchors) == rating
+    assert B.rate_agent(results, 2, None) is None
+
+
+# --- the cards ---------------------------------------------------------------------------
+def test_cli_card_of_a_baseline_on_classic_2p(tmp_path):
+    result = runner.invoke(app, ["benchmark", "--agent", "heuristic", "--track",
+                                 "classic-2p", "--games", "4", "--threads", "1",
+                                 "--no-progress", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    card = json.loads((tmp_path / "card.json").read_text())
+    assert card["benchmark"] == B.BENCHMARK_VERSION and card["uno_env"]
+    assert card["standard"] is False and card["games_override"] == 4
+    (track,) = card["tracks"]
+    assert track["track"]["name"] == "classic-2p" and track["track"]["seed"] == 1802
+    assert [r["opponent"] for r in track["results"]] == list(B.TRACKS["classic-2p"].panel)
+    for r in track["results"]:
+        assert r["games"] == 4 and sum(r["wins_by_seat"]) == r["wins"]
+        assert r["ci_low"] <= r["win_rate"] <= r["ci_high"]
+    assert track["rating"] is not None and track["headline"] == track["rating"]["elo"]
+    assert "Non-standard run" in (tmp_path / "card.md").read_text()
+    assert (tmp_path / "card.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_same_agent_same_card_on_one_or_two_threads():
+    one = B.benchmark("greedy", "classic-2p", games=8, threads=1).to_dict()
+    two = B.benchmark("greedy", "classic-2p", games=8, threads=2).to_dict()
+    _same_card(one, two)
+    assert one["tracks"][0]["results"][0]["games"] == 8
+
+
+def test_a_module_factory_agent_gets_a_card(tmp_path, monkeypatch):
+    """Any Python agent: ``module:Factory``, with ``act`` only (no ``act_batch``)."""
+    (tmp_path / "my_bot.py").write_text(textwrap.dedent("""
+        import numpy as np
+
+        class FirstLegal:
+            def __init__(self, config):
+                self.config = config
+
+            def act(self, observation, action_mask=None):
+                return int(np.flatnonzero(action_mask)[0])
+    """))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    card = B.benchmark("my_bot:FirstLegal", "classic-2p", games=4, threads=1)
+    again = B.benchmark("my_bot:FirstLegal", "classic-2p", games=4, threads=1)
+    _same_card(card.to_dict(), again.to_dict())
+    (track,) = card.tracks
+    assert card.agent == "my_bot:FirstLegal"
+    assert [r["games"] for r in track.results] == [4] * len(B.TRACKS["classic-2p"].panel)
+    assert track.results[0]["wins"] >= 2          # first legal move beats random
+    paths = card.save(tmp_path / "out")
+    assert "my_bot:FirstLegal" in paths["md"].read_text()
+
+
+def test_a_model_is_not_played_on_a_track_of_another_game():
+    agent, reason = B.make_candidate("ppo_classic_2p", make_config("classic", 4), 0)
+    assert agent is None and "2" in reason
+    agent, reason = B.make_candidate("ppo_classic_2p", make_config("classic", 2), 0)
+    assert reason is None and callable(agent.act_batch)
+
+
+def test_the_card_round_trips_through_json_and_rerates():
+    card = B.benchmark("random", "classic-2p", games=2, threads=1, anchors={})
+    assert card.tracks[0].rating is None
+    back = B.BenchmarkCard.from_dict(json.loads(json.dumps(card.to_dict())))
+    _same_card(back.to_dict(), card.to_dict())
+    back.rerate(B.load_anchors())
+    assert back.tracks[0].rating is not None
+    assert "1 thread(s), local backend" in card.markdown()
+    card.threads = None                          # a run left to numba's default
+    assert "numba's default threads, local backend" in card.markdown()
+
+
+def test_the_games_against_some_members_replay_the_committed_cards_and_carry_over():
+    """``opponents=`` plays some members only (an incomplete, unrated card); its results
+    equal the committed leaderboard card's (the same games today), and a card of an
+    earlier version is carried over only while its protocol is unchanged."""
+    committed = json.loads((ROOT / "benchmarks" / "cards" / "greedy.json").read_text())
+    card = B.benchmark("greedy", "classic-2p", threads=1, opponents=["random", "greedy"])
+    (track,) = card.tracks
+    assert track.missing == [m for m in B.TRACKS["classic-2p"].panel
+                             if m not in ("random", "greedy")]
+    assert track.rating is None and "not played yet against heuristic" in card.markdown()
+    stored = {r["opponent"]: r for r in committed["tracks"][0]["results"]}
+    assert [r["games"] for r in track.results] == [4000, 4000]
+    for r in track.results:
+        assert r == stored[r["opponent"]]
+    old = dict(card.to_dict(), benchmark="uno-bench/0")
+    with pytest.raises(ValueError, match="a card of benchmark 'uno-bench/0'"):
+        B.BenchmarkCard.from_dict(old)
+    back = B.BenchmarkCard.from_dict(old, carry=True)
+    assert back.tracks[0].results == track.results
+    assert back.tracks[0].missing == track.missing
+    changed = json.loads(json.dumps(old))
+    changed["tracks"][0]["track"]["seed"] = 7
+    with pytest.raises(ValueError, match="changed its seed .7 -> 1802.: play it again"):
+        B.BenchmarkCard.from_dict(changed, carry=True)
+    changed = json.loads(json.dumps(old))
+    changed["tracks"][0]["results"][1]["games"] = 400
+    with pytest.raises(ValueError, match="now plays 4000 games against 'greedy', not 400"):
+        B.BenchmarkCard.from_dict(changed, carry=True)
+    with pytest.raises(ValueError, match=r"opponents \['ppo_flip_4p'\] are not panel members"):
+        B.benchmark("greedy", "classic-2p", opponents=["ppo_flip_4p"])
+
+
+# --- bad input ---------------------------------------------------------------------------
+@pytest.mark.parametrize("spec, message", [
+    ("alphazero", "unknown agent 'alphazero'"),
+    ("no_such_module_xyz:Agent", "cannot import module 'no_such_module_xyz'"),
+    ("math:NoSuchFactory", "module 'math' has no callable 'NoSuchFactory'"),
+])
+def test_bad_agent_spec_names_what_is_valid(spec, message):
+    with pytest.raises(ValueError, match=message):
+        B.benchmark(spec, "classic-2p", games=2)
+    line = runner.invoke(app, ["benchmark", "--agent", spec, "--track", "classic-2p",
+                               "--no-progress"]).output.strip().splitlines()[-1]
+    assert line.startswith("Error: ") and message in line
+
+
+def test_unknown_track_names_the_valid_tracks():
+    with pytest.raises(ValueError, match="valid tracks: classic-2p, classic-4p"):
+        B.benchmark("random", "classic-3p")
+    result = runner.invoke(app, ["benchmark", "--agent", "random", "--track", "uno-9p"])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "unknown track(s) ['uno-9p']; valid tracks: " + ", ".join(B.TRACKS) \
+        in result.output.strip().splitlines()[-1]
+
+
+def test_a_missing_panel_model_is_a_clear_error():
+    with pytest.raises(ValueError, match="panel member 'ppo_nowhere' is not installed"):
+        B._member("ppo_nowhere", make_config("classic", 4), 0)
+    with pytest.raises(ValueError, match="games must be a positive integer"):
+        B.benchmark("random", "classic-2p", games=0)
+    assert not math.isnan(B.win_probability(0, 0, 2))

@@ -1,0 +1,60 @@
+"""The shipped 4-player models (issue 18, one per benchmark track): each loads by its
+registered name with its own preset and player count, and plays legal moves in its
+preset (a handful of games; their strength is measured by benchmarks/models.py and
+reported in agents/models/README.md)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from agents.ppo import PPOAgent, shipped_models
+from uno_env import make_config
+from uno_env.envs.agent_registry import agent_names, is_configured, make_agent
+from uno_env.evaluation.win_rate import evaluate
+
+#: model name -> the preset of its track
+TRACK_MODELS = {"ppo_classic_4p": "classic", "ppo_house_4p": "street",
+                "ppo_flip_4p": "flip", "ppo_onepiece_4p": "onepiece"}
+
+
+def test_every_track_model_is_shipped_and_registered():
+    assert set(TRACK_MODELS) <= set(shipped_models())
+    names = agent_names()
+    for name in TRACK_MODELS:
+        assert name in names and is_configured(name)
+
+
+@pytest.mark.parametrize("name", sorted(TRACK_MODELS))
+def test_track_model_loads_by_name_with_its_own_configuration(name):
+    agent = make_agent(name, None)   # a model knows its configuration
+    assert isinstance(agent, PPOAgent) and agent.name == name
+    assert (agent.config.preset, agent.config.num_players) == (TRACK_MODELS[name], 4)
+    assert agent.meta["trained_steps"] > 0
+    # the configuration check of the registry accepts its own track
+    make_agent(name, make_config(TRACK_MODELS[name], 4))
+
+
+@pytest.mark.parametrize("name", sorted(TRACK_MODELS))
+def test_track_model_plays_legal_moves_in_its_preset(name):
+    """Games to the end against three heuristic seats, the model in each seat: the
+    learner env refuses an illegal action (ValueError), so finishing them means every
+    move of the model was legal."""
+    agent = make_agent(name, None)
+    for seat in range(4):
+        r = evaluate(agent, "heuristic", 2, TRACK_MODELS[name], 4, seed=5, seat=seat)
+        assert r["games"] == 2 and 0 <= r["wins"] + r["truncated"] <= 2
+
+
+def test_track_model_plays_a_tournament_by_name(tmp_path):
+    """The name alone on the command line: uno-bench tournament --agents NAME,heuristic."""
+    from typer.testing import CliRunner
+
+    from uno_env.apps.cli import app
+    result = CliRunner().invoke(app, ["tournament", "--agents", "ppo_classic_4p,heuristic",
+                                      "--preset", "classic", "--players", "4", "--games",
+                                      "4", "--seed", "5", "--no-progress", "--out",
+                                      str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    data = json.loads((tmp_path / "results.json").read_text())
+    assert data["agents"] == ["ppo_classic_4p", "heuristic"]
