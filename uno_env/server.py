@@ -386,7 +386,7 @@ class App:
         async def create(request):
             data = await _body(request)
             client = request.client.host if request.client else ""
-            # a new game loads its agents (a model file, maybe a first compile): off the loop
+            # a new game loads its agents (a model file, a first compile): off the loop
             sid, s = await asyncio.wrap_future(self.pool.submit(self.new_game, data,
                                                                 client))
             async with s.lock:
