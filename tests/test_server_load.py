@@ -21,7 +21,7 @@ spec.loader.exec_module(serve_load)
 
 
 def test_a_short_load_run_has_no_server_errors_and_every_client_finishes_games():
-    with serve_load.server_thread() as url:
+    with serve_load.server_thread() as (url, _):
         assert url.startswith("http://127.0.0.1:")
         s = asyncio.run(serve_load.run_load(url, clients=4, seconds=4.0, mcts=1,
                                             search="mcts:20", players=2, seed=1))
