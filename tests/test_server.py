@@ -342,6 +342,28 @@ def test_a_slow_agent_thinks_off_the_event_loop(monkeypatch):
     assert threads and all(t.startswith("uno-agent") for t in threads)
 
 
+def test_searches_run_in_their_own_lower_priority_threads(monkeypatch):
+    import uno_env.server as server
+    seen = []
+    real = server._decide
+
+    def spy(agent, game, seat):
+        tid = threading.get_native_id()
+        seen.append((threading.current_thread().name, os.getpriority(os.PRIO_PROCESS, tid)))
+        return real(agent, game, seat)
+
+    monkeypatch.setattr(server, "_decide", spy)
+    with TestClient(create_app()) as client:
+        for opponents in ("mcts:5", "heuristic"):
+            g = new(client, players=2, seed=3, opponents=opponents)
+            to_my_turn(client, g)
+    search = [p for name, p in seen if name.startswith("uno-search")]
+    quick = [p for name, p in seen if name.startswith("uno-agent")]
+    assert search and quick and len(search) + len(quick) == len(seen)
+    base = os.getpriority(os.PRIO_PROCESS, 0)
+    assert set(search) == {min(19, base + server.SEARCH_NICE)} and set(quick) == {base}
+
+
 def test_past_the_time_budget_advance_answers_202_and_the_move_goes_on(monkeypatch):
     _slow_decide(monkeypatch, 0.5)
     with TestClient(create_app(move_seconds=0.05)) as client:

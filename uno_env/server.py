@@ -16,11 +16,12 @@ takes the place of a finished one (its replay is downloadable until then), else 
 live one idle for ``evict_idle_seconds``, longest idle first; only when there is none
 is it refused, 429 with ``Retry-After``. One client address may have at most
 ``max_per_client`` live games (429 and ``Retry-After`` past that). An opponent's move
-runs in a worker thread (search agents in a pool of their own, ``search_workers``) while
-the event loop serves other sessions; requests to one session wait their turn on an
-``asyncio.Lock``. ``advance`` waits up to ``move_seconds`` for the move, then answers
-202 with ``"thinking": true`` (the move goes on; ask ``advance`` again). docs/serve.md
-has the limits and their load figures. Every bad request gets a 4xx JSON
+runs in a worker thread (search agents in a pool of their own, ``search_workers``
+threads at a lower priority) while the event loop serves other sessions; requests to
+one session wait their turn on an ``asyncio.Lock``. ``advance`` waits up to
+``move_seconds`` for the move, then answers 202 with ``"thinking": true`` (the move goes
+on; ask ``advance`` again). docs/serve.md has the limits and their load figures.
+Every bad request gets a 4xx JSON
 ``{"error": message}`` and leaves the game as it was: malformed JSON or fields (400), an
 unknown session (404), a move when it is not the person's turn or an opponent move when
 it is (409), a stale ``step`` (409), an illegal move (422, naming the legal moves). The
@@ -54,6 +55,8 @@ from uno_env.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS
 MAX_BODY = 16_384
 #: the most rollouts a decision an ``mcts:N`` opponent may be given
 MAX_SEARCH_BUDGET = 5000
+#: the niceness of search threads (Linux): a search yields the CPU to the event loop
+SEARCH_NICE = 10
 
 
 class RequestError(Exception):
@@ -250,6 +253,14 @@ def _check_step(data, s: Session) -> None:
                                     f"game is at step {len(s.game.history)}")
 
 
+def _nice_thread(nice: int = SEARCH_NICE) -> None:
+    """Lower this thread's priority (Linux: a thread's id is a process id here)."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), nice)
+    except (AttributeError, OSError):    # not Linux: the search shares the CPU evenly
+        pass
+
+
 def _decide(agent, game: Game, seat: int) -> int:
     """An opponent's move (in a worker thread; the game is only read)."""
     return int(agent.act(game.observe(seat), game.action_mask().copy()))
@@ -266,7 +277,8 @@ class App:
         # quick agents), so a queue of searches does not delay a heuristic's move
         search = search_workers or max(1, (os.cpu_count() or 2) - 1)
         self.pool = ThreadPoolExecutor(workers, thread_name_prefix="uno-agent")
-        self.search_pool = ThreadPoolExecutor(search, thread_name_prefix="uno-search")
+        self.search_pool = ThreadPoolExecutor(search, thread_name_prefix="uno-search",
+                                              initializer=_nice_thread)
 
     def new_game(self, data: dict, client: str = "") -> tuple[str, Session]:
         preset = data.get("preset", "classic")
