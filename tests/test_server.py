@@ -382,3 +382,20 @@ def test_past_the_time_budget_advance_answers_202_and_the_move_goes_on(monkeypat
             assert r.status_code == 202
         assert r.status_code == 200 and not r.json()["thinking"]
         assert r.json()["step"] == 1 and r.json()["history"][0][0] == 1
+
+
+def test_the_first_games_made_at_once_all_find_their_agents(monkeypatch):
+    """New games are made in worker threads; the agent registry is loaded before any."""
+    import concurrent.futures
+
+    import uno_env.agent_registry as registry
+    monkeypatch.setattr(registry, "_loaded", False)
+    monkeypatch.setattr(registry, "_FACTORIES", {})
+    monkeypatch.setattr(registry, "_RESOLVERS", [])
+    with TestClient(create_app(max_per_client=None)) as client:
+        with concurrent.futures.ThreadPoolExecutor(4) as pool:
+            answers = list(pool.map(
+                lambda k: client.post("/api/games", json={"players": 2, "seed": k,
+                                                          "opponents": "heuristic"}),
+                range(8)))
+    assert [r.status_code for r in answers] == [201] * 8, [r.text for r in answers]

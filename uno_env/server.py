@@ -253,10 +253,11 @@ def _check_step(data, s: Session) -> None:
                                     f"game is at step {len(s.game.history)}")
 
 
-def _nice_thread(nice: int = SEARCH_NICE) -> None:
+def _nice_thread() -> None:
     """Lower this thread's priority (Linux: a thread's id is a process id here)."""
     try:
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), nice)
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(),
+                       os.getpriority(os.PRIO_PROCESS, 0) + SEARCH_NICE)
     except (AttributeError, OSError):    # not Linux: the search shares the CPU evenly
         pass
 
@@ -273,6 +274,9 @@ class App:
         self.sessions = Sessions(max_sessions, idle_seconds, clock, max_per_client,
                                  evict_idle_seconds)
         self.move_seconds = move_seconds
+        # load the agent plug-ins now, in one thread: the registry marks itself loaded
+        # before it loads, so two first games made at once in two threads could see none
+        agent_names()
         # searches get their own threads (one core left for the event loop and the
         # quick agents), so a queue of searches does not delay a heuristic's move
         search = search_workers or max(1, (os.cpu_count() or 2) - 1)
