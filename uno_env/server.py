@@ -20,12 +20,11 @@ runs in a worker thread (search agents in a pool of their own, ``search_workers`
 threads at a lower priority) while the event loop serves other sessions; requests to
 one session wait their turn on an ``asyncio.Lock``. ``advance`` waits up to
 ``move_seconds`` for the move, then answers 202 with ``"thinking": true`` (the move goes
-on; ask ``advance`` again). docs/serve.md has the limits and their load figures.
-Every bad request gets a 4xx JSON
-``{"error": message}`` and leaves the game as it was: malformed JSON or fields (400), an
-unknown session (404), a move when it is not the person's turn or an opponent move when
-it is (409), a stale ``step`` (409), an illegal move (422, naming the legal moves). The
-JSON API:
+on; ask ``advance`` again). docs/serve.md has the limits and their load figures. Every
+bad request gets a 4xx JSON ``{"error": message}`` and leaves the game as it was:
+malformed JSON or fields (400), an unknown session (404), a move when it is not the
+person's turn or an opponent move when it is (409), a stale ``step`` (409), an illegal
+move (422, naming the legal moves). The JSON API:
 
     GET  /api/options                  presets, agents, player range
     POST /api/games                    {preset, players, opponents, seat?, seed?}
