@@ -312,7 +312,7 @@ def _slow_decide(monkeypatch, seconds):
 
 
 def test_a_slow_agent_thinks_off_the_event_loop(monkeypatch):
-    """While one session's opponent thinks (0.6 s), another session's requests answer
+    """While one session's opponent thinks (1 s), another session's requests answer
     at once: the move runs in a worker thread, not in the event loop."""
     import httpx
     app = create_app()
@@ -324,7 +324,7 @@ def test_a_slow_agent_thinks_off_the_event_loop(monkeypatch):
             a = (await c.post("/api/games", json=body)).json()
             b = (await c.post("/api/games", json=body)).json()
             assert not a["your_turn"]           # seat 1 starts: the agent moves first
-            threads = _slow_decide(monkeypatch, 0.6)
+            threads = _slow_decide(monkeypatch, 1.0)
             t0 = time.perf_counter()
             slow = asyncio.ensure_future(c.post(f"/api/games/{a['id']}/advance", json={}))
             await asyncio.sleep(0.1)
@@ -336,8 +336,8 @@ def test_a_slow_agent_thinks_off_the_event_loop(monkeypatch):
             return quick, quick_at, moved, now, time.perf_counter() - t0, threads
 
     quick, quick_at, moved, now, total, threads = asyncio.run(scenario())
-    assert quick.status_code == 200 and quick_at < 0.4, quick_at
-    assert moved.status_code == 200 and moved.json()["step"] == 1 and total >= 0.6
+    assert quick.status_code == 200 and quick_at < 0.8, quick_at   # blocked: >= 1 s
+    assert moved.status_code == 200 and moved.json()["step"] == 1 and total >= 1.0
     assert now.json()["step"] == 1            # read after the move, not in the middle
     assert threads and all(t.startswith("uno-agent") for t in threads)
 
