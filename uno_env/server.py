@@ -130,9 +130,10 @@ class Sessions:
             del self._items[sid]
 
     def _retry_after(self, live: list, now: float) -> int:
-        """Seconds until the longest idle of ``live`` may be evicted (at least 1)."""
+        """Seconds until the longest idle of ``live`` may be evicted or expires (at
+        least 1)."""
         idle = max((now - s.last_used for s in live), default=0.0)
-        return max(1, math.ceil(self.evict_idle_seconds - idle))
+        return max(1, math.ceil(min(self.evict_idle_seconds, self.idle_seconds) - idle))
 
     def _evict_one(self, sids: list, now: float) -> bool:
         """Drop the first finished game of ``sids``, else the longest idle live one past
