@@ -181,6 +181,15 @@ def test_play_uno_flip_in_the_serve_page_from_seat_1(browser, server):
     assert checked >= 1 and game.is_over and errors == []
 
 
+def test_play_against_the_search_agent_in_the_serve_page(browser, server):
+    """The page offers mcts (issue #46: its first move was a 500): a whole game."""
+    page = browser.new_page()
+    errors = _errors(page)
+    game, shown, checked = _play_in_page(page, server, "classic", ["mcts"], seed=4)
+    assert checked >= 1 and game.is_over and errors == []
+    assert "(mcts)" in page.inner_text("#seats")
+
+
 def test_step_through_a_viewer_file(browser, tmp_path):
     [path] = record("heuristic,greedy,random", "classic", 3, games=1, seed=5,
                     out_dir=tmp_path)

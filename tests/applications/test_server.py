@@ -1,8 +1,13 @@
 """uno-bench serve (uno_env.apps.server) through Starlette's TestClient: every malformed,
 illegal or out-of-turn request is a 4xx with a message and leaves the game unchanged;
-concurrent sessions each get their own game."""
+concurrent sessions each get their own game; places are for live games (finished ones
+give theirs up, one client cannot take them all); a slow agent does not hold up the
+other sessions."""
+import asyncio
 import json
 import os
+import threading
+import time
 
 import pytest
 
@@ -36,7 +41,8 @@ def clock():
 
 @pytest.fixture
 def client(clock):
-    return TestClient(create_app(max_sessions=5, idle_seconds=60, clock=clock))
+    with TestClient(create_app(max_sessions=5, idle_seconds=60, clock=clock)) as c:
+        yield c
 
 
 def new(client, **body):
@@ -186,6 +192,8 @@ def test_sessions_are_capped_and_idle_ones_expire(client, clock):
     games = [new(client, seed=k) for k in range(5)]
     r = client.post("/api/games", json={"players": 2})
     assert r.status_code == 429 and "limit of 5 games" in r.json()["error"]
+    # the longest idle game expires after 60 s (before it could be evicted, 300 s)
+    assert r.headers["retry-after"] == "60" and r.json()["retry_after"] == 60
     clock.now = 30
     client.get(f"/api/games/{games[0]['id']}")     # keeps game 0 alive
     clock.now = 70                                 # the others idle for 70 s > 60 s
@@ -212,3 +220,182 @@ def test_no_request_is_a_server_error_or_changes_the_game(client, body):
         r = client.post("/api/games", content=body2)
         assert r.status_code in (201, 400), (body2, r.text)
     assert client.get(f"/api/games/{sid}").json() == g
+
+
+def play_to_the_end(client, g):
+    while not g["over"]:
+        g = to_my_turn(client, g)
+        if not g["over"]:
+            r = client.post(f"/api/games/{g['id']}/move",
+                            json={"move": g["legal"][0], "step": g["step"]})
+            assert r.status_code == 200, r.text
+            g = r.json()
+    return g
+
+
+def test_finished_games_give_up_their_places():
+    """Six games played to the end with max_sessions=3 leave room for a seventh; a
+    finished game's replay stays downloadable until its place is taken."""
+    with TestClient(create_app(max_sessions=3)) as client:
+        ids = []
+        for k in range(6):
+            g = play_to_the_end(client, new(client, players=2, seed=k))
+            ids.append(g["id"])
+            assert client.get(f"/api/games/{g['id']}/replay").status_code == 200
+        seventh = new(client, players=2, seed=6)
+        assert seventh["step"] >= 0 and len(client.app.state.uno.sessions) == 3
+        # the oldest finished games went first; the last two still have their replays
+        assert client.get(f"/api/games/{ids[0]}").status_code == 404
+        assert "given its place" in client.get(f"/api/games/{ids[0]}").json()["error"]
+        assert [client.get(f"/api/games/{i}/replay").status_code for i in ids[-2:]] \
+            == [200, 200]
+
+
+def test_eviction_order_finished_then_longest_idle(clock):
+    app = create_app(max_sessions=3, idle_seconds=3600, clock=clock,
+                     evict_idle_seconds=100)
+    with TestClient(app) as client:
+        a, b, c = (new(client, seed=k) for k in range(3))
+        clock.now = 50
+        r = client.post("/api/games", json={"players": 2})
+        assert r.status_code == 429 and r.headers["retry-after"] == "50"
+        assert len(app.state.uno.sessions) == 3         # nothing was evicted
+        clock.now = 120                                   # all idle 120 s >= 100 s
+        client.get(f"/api/games/{a['id']}")               # a is used again
+        clock.now = 130
+        client.get(f"/api/games/{c['id']}")
+        d = new(client, seed=3)                           # b: the longest idle
+        assert client.get(f"/api/games/{b['id']}").status_code == 404
+        d = play_to_the_end(client, d)                    # d is finished: goes first
+        new(client, seed=4)
+        assert client.get(f"/api/games/{d['id']}").status_code == 404
+        assert client.get(f"/api/games/{a['id']}").status_code == 200
+        assert client.get(f"/api/games/{c['id']}").status_code == 200
+
+
+def test_one_client_cannot_take_every_place(clock):
+    app = create_app(max_sessions=10, clock=clock, max_per_client=3,
+                     evict_idle_seconds=100)
+    greedy = TestClient(app, client=("10.0.0.1", 5000))
+    other = TestClient(app, client=("10.0.0.2", 5000))
+    with greedy, other:
+        games = [new(greedy, seed=k) for k in range(3)]
+        clock.now = 40
+        r = greedy.post("/api/games", json={"players": 2})
+        assert r.status_code == 429 and r.headers["retry-after"] == "60"
+        assert "this client (10.0.0.1) has 3 games in progress" in r.json()["error"]
+        assert new(other, seed=1)["id"]                   # the others still get places
+        # a finished game does not count against the client
+        play_to_the_end(greedy, games[0])
+        assert new(greedy, seed=5)["id"]
+        assert len(app.state.uno.sessions) == 5
+        # past evict_idle_seconds the client's longest idle game gives up its place
+        clock.now = 200
+        greedy.get(f"/api/games/{games[2]['id']}")
+        assert new(greedy, seed=6)["id"]
+        assert greedy.get(f"/api/games/{games[1]['id']}").status_code == 404
+
+
+def _slow_decide(monkeypatch, seconds):
+    """Make every agent's move take ``seconds`` longer (in its worker thread)."""
+    import uno_env.apps.server as server
+    real = server._decide
+    threads = []
+
+    def slow(agent, game, seat):
+        threads.append(threading.current_thread().name)
+        time.sleep(seconds)
+        return real(agent, game, seat)
+
+    monkeypatch.setattr(server, "_decide", slow)
+    return threads
+
+
+def test_a_slow_agent_thinks_off_the_event_loop(monkeypatch):
+    """While one session's opponent thinks (1 s), another session's requests answer
+    at once: the move runs in a worker thread, not in the event loop."""
+    import httpx
+    app = create_app()
+
+    async def scenario():
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://t") as c:
+            body = {"players": 2, "opponents": "heuristic", "seat": 0, "seed": 3}
+            a = (await c.post("/api/games", json=body)).json()
+            b = (await c.post("/api/games", json=body)).json()
+            assert not a["your_turn"]           # seat 1 starts: the agent moves first
+            threads = _slow_decide(monkeypatch, 1.0)
+            t0 = time.perf_counter()
+            slow = asyncio.ensure_future(c.post(f"/api/games/{a['id']}/advance", json={}))
+            await asyncio.sleep(0.1)
+            # the same session waits its turn (serialised); the others do not wait
+            same = asyncio.ensure_future(c.get(f"/api/games/{a['id']}"))
+            quick = await c.get(f"/api/games/{b['id']}")
+            quick_at = time.perf_counter() - t0
+            moved, now = await slow, await same
+            return quick, quick_at, moved, now, time.perf_counter() - t0, threads
+
+    quick, quick_at, moved, now, total, threads = asyncio.run(scenario())
+    assert quick.status_code == 200 and quick_at < 0.8, quick_at   # blocked: >= 1 s
+    assert moved.status_code == 200 and moved.json()["step"] == 1 and total >= 1.0
+    assert now.json()["step"] == 1            # read after the move, not in the middle
+    assert threads and all(t.startswith("uno-agent") for t in threads)
+
+
+def test_searches_run_in_their_own_lower_priority_threads(monkeypatch):
+    import uno_env.apps.server as server
+    seen = []
+    real = server._decide
+
+    def spy(agent, game, seat):
+        tid = threading.get_native_id()
+        seen.append((threading.current_thread().name, os.getpriority(os.PRIO_PROCESS, tid)))
+        return real(agent, game, seat)
+
+    monkeypatch.setattr(server, "_decide", spy)
+    with TestClient(create_app()) as client:
+        for opponents in ("mcts:5", "heuristic"):
+            g = new(client, players=2, seed=3, opponents=opponents)
+            to_my_turn(client, g)
+    search = [p for name, p in seen if name.startswith("uno-search")]
+    quick = [p for name, p in seen if name.startswith("uno-agent")]
+    assert search and quick and len(search) + len(quick) == len(seen)
+    base = os.getpriority(os.PRIO_PROCESS, 0)
+    assert set(search) == {min(19, base + server.SEARCH_NICE)} and set(quick) == {base}
+
+
+def test_past_the_time_budget_advance_answers_202_and_the_move_goes_on(monkeypatch):
+    _slow_decide(monkeypatch, 0.5)
+    with TestClient(create_app(move_seconds=0.05)) as client:
+        g = new(client, players=2, seat=0, seed=3)
+        assert not g["your_turn"]
+        r = client.post(f"/api/games/{g['id']}/advance", json={"step": 0})
+        assert r.status_code == 202 and r.json()["thinking"] and r.json()["step"] == 0
+        # meanwhile the game is as it was, and the person cannot move
+        r = client.post(f"/api/games/{g['id']}/move", json={"move": "draw"})
+        assert r.status_code == 409
+        assert client.get(f"/api/games/{g['id']}").json()["history"] == []
+        for _ in range(100):
+            r = client.post(f"/api/games/{g['id']}/advance", json={"step": 0})
+            if r.status_code == 200:
+                break
+            assert r.status_code == 202
+        assert r.status_code == 200 and not r.json()["thinking"]
+        assert r.json()["step"] == 1 and r.json()["history"][0][0] == 1
+
+
+def test_the_first_games_made_at_once_all_find_their_agents(monkeypatch):
+    """New games are made in worker threads; the agent registry is loaded before any."""
+    import concurrent.futures
+
+    import uno_env.envs.agent_registry as registry
+    monkeypatch.setattr(registry, "_loaded", False)
+    monkeypatch.setattr(registry, "_FACTORIES", {})
+    monkeypatch.setattr(registry, "_RESOLVERS", [])
+    with TestClient(create_app(max_per_client=None)) as client:
+        with concurrent.futures.ThreadPoolExecutor(4) as pool:
+            answers = list(pool.map(
+                lambda k: client.post("/api/games", json={"players": 2, "seed": k,
+                                                          "opponents": "heuristic"}),
+                range(8)))
+    assert [r.status_code for r in answers] == [201] * 8, [r.text for r in answers]

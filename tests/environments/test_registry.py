@@ -136,3 +136,26 @@ def test_old_module_paths_warn_and_name_the_new_one(old):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert getattr(uno_env, "Game") is uno_env.Game  # the top level never warns
+
+
+def test_plugins_load_once_for_threads_that_ask_at_once(monkeypatch):
+    """The first look-ups from several threads at once (the server makes games in
+    worker threads) all see every agent: none sees a half-loaded registry."""
+    import threading
+
+    from uno_env.envs import agent_registry as registry
+    monkeypatch.setattr(registry, "_loaded", False)
+    monkeypatch.setattr(registry, "_FACTORIES", {})
+    seen, start = [], threading.Barrier(8)
+
+    def look():
+        start.wait()
+        seen.append(set(registry.agent_names()))
+
+    threads = [threading.Thread(target=look) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(seen) == 8 and all("heuristic" in s and "mcts" in s for s in seen), seen
+    assert all(s == seen[0] for s in seen)

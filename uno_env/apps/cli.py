@@ -517,12 +517,18 @@ def view(replay: str = typer.Argument(..., help="a replay JSON file"),
 def serve(host: str = typer.Option("127.0.0.1", help="address to bind (default: this "
                                    "machine only)"),
           port: int = typer.Option(8000, min=0, max=65535, help="port to listen on"),
-          max_sessions: int = typer.Option(100, min=1, help="games kept at once"),
+          max_sessions: int = typer.Option(100, min=1, help="games kept at once; "
+                                           "finished games give up their place first"),
           idle_minutes: float = typer.Option(30.0, min=0.1, help="a game idle this long "
-                                             "is forgotten")):
+                                             "is forgotten"),
+          max_per_client: int = typer.Option(10, min=1, help="live games one client "
+                                             "address may have (docs/serve.md)"),
+          move_seconds: float = typer.Option(5.0, min=0.1, help="an opponent's move "
+                                             "longer than this answers 202, thinking")):
     """Play UNO in the browser against agents (needs the web extra)."""
     from uno_env.apps.server import cli_serve
-    cli_serve(host, port, max_sessions, idle_minutes)
+    cli_serve(host, port, max_sessions, idle_minutes, max_per_client=max_per_client,
+              move_seconds=move_seconds)
 
 
 @app.command()

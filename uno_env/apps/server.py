@@ -10,26 +10,40 @@ the server to make the opponents' moves one at a time and shows each, and when t
 is over offers it as a replay file (``uno_env.apps.replay``).
 
 The games live on the server, one ``Game`` per session. Session ids are
-``secrets.token_urlsafe(24)``; a session idle for ``idle_seconds`` is forgotten; at most
-``max_sessions`` exist at once (a new game past that is 429). Every bad request gets a
-4xx JSON ``{"error": message}`` and leaves the game as it was: malformed JSON or fields
-(400), an unknown session (404), a move when it is not the person's turn or an opponent
-move when it is (409), a stale ``step`` (409), an illegal move (422, naming the legal
-moves). The JSON API:
+``secrets.token_urlsafe(24)``; a session idle for ``idle_seconds`` is forgotten. Places
+are for live games: at most ``max_sessions`` exist at once and a new game past that
+takes the place of a finished one (its replay is downloadable until then), else of a
+live one idle for ``evict_idle_seconds``, longest idle first; only when there is none
+is it refused, 429 with ``Retry-After``. One client address may have at most
+``max_per_client`` live games (429 and ``Retry-After`` past that). An opponent's move
+runs in a worker thread (search agents in a pool of their own, ``search_workers``
+threads at a lower priority) while the event loop serves other sessions; requests to
+one session wait their turn on an ``asyncio.Lock``. ``advance`` waits up to
+``move_seconds`` for the move, then answers 202 with ``"thinking": true`` (the move goes
+on; ask ``advance`` again). docs/serve.md has the limits and their load figures. Every
+bad request gets a 4xx JSON ``{"error": message}`` and leaves the game as it was:
+malformed JSON or fields (400), an unknown session (404), a move when it is not the
+person's turn or an opponent move when it is (409), a stale ``step`` (409), an illegal
+move (422, naming the legal moves). The JSON API:
 
     GET  /api/options                  presets, agents, player range
     POST /api/games                    {preset, players, opponents, seat?, seed?}
     GET  /api/games/{id}               the person's view of the table
     POST /api/games/{id}/move          {move, step?}: the person's move
-    POST /api/games/{id}/advance       {step?}: the next opponent makes its move
+    POST /api/games/{id}/advance       {step?}: the next opponent makes its move (200),
+                                       or is still thinking (202)
     GET  /api/games/{id}/replay        the finished game as a replay (a download)
 """
 from __future__ import annotations
 
+import asyncio
 import json
+import math
+import os
 import secrets
 import threading
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from uno_env.apps import _web
@@ -38,20 +52,46 @@ from uno_env.apps.replay import _events, make_seat_agent, public_state, to_repla
 from uno_env.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS
 
 MAX_BODY = 16_384
+#: the most rollouts a decision an ``mcts:N`` opponent may be given
+MAX_SEARCH_BUDGET = 5000
+#: the niceness of search threads (Linux): a search yields the CPU to the event loop
+SEARCH_NICE = 10
 
 
 class RequestError(Exception):
     """A request the server refuses: HTTP ``status`` with ``message``."""
 
-    def __init__(self, status: int, message: str, **extra):
+    def __init__(self, status: int, message: str, retry_after: int | None = None,
+                 **extra):
         super().__init__(message)
         self.status, self.message, self.extra = status, message, extra
+        self.headers = {} if retry_after is None else {"Retry-After": str(retry_after)}
+        if retry_after is not None:
+            self.extra["retry_after"] = retry_after
 
 
 def agent_names() -> list[str]:
     """What an opponent can be: the baselines and the shipped models."""
     from uno_env.envs.agent_registry import agent_names as registered
     return registered()
+
+
+def _check_opponent(name: str, valid: list) -> bool:
+    """Is ``name`` an agent the server plays: a registered name, or a search agent with
+    a budget up to ``MAX_SEARCH_BUDGET`` (``mcts:200``, ``mcts-ucb:50``)? A malformed or
+    too costly search name is a 400 naming what is valid."""
+    if name in valid:
+        return True
+    from uno_env.engine.search import parse_search_name
+    try:
+        search = parse_search_name(name)
+    except ValueError as err:
+        raise RequestError(400, str(err)) from None
+    if search is not None and search[0] > MAX_SEARCH_BUDGET:
+        raise RequestError(400, f"{name!r}: this server gives a search at most "
+                                f"{MAX_SEARCH_BUDGET} rollouts a decision, e.g. "
+                                f"'mcts:{MAX_SEARCH_BUDGET}'")
+    return search is not None
 
 
 @dataclass
@@ -61,18 +101,25 @@ class Session:
     names: list
     agents: list
     last_used: float
-    lock: threading.Lock = field(default_factory=threading.Lock)
+    client: str = ""
+    # requests to this session, one at a time (acquired in the event loop)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    thinking: Future | None = None   # an opponent's move under way in a worker thread
     prev: dict = field(default_factory=dict)   # public_state before the last move
     stats: dict = field(default_factory=dict)
     events: list = field(default_factory=list)
 
 
 class Sessions:
-    """The games in progress: unguessable ids, idle expiry, a cap."""
+    """The games: unguessable ids, idle expiry, a cap on all games and on each client's
+    live games; a new game past the cap takes a finished game's place, else a live one
+    idle for ``evict_idle_seconds`` (longest idle first), else is refused (429)."""
 
     def __init__(self, max_sessions: int = 100, idle_seconds: float = 1800.0,
-                 clock=time.monotonic):
+                 clock=time.monotonic, max_per_client: int | None = 10,
+                 evict_idle_seconds: float = 300.0):
         self.max_sessions, self.idle_seconds, self.clock = max_sessions, idle_seconds, clock
+        self.max_per_client, self.evict_idle_seconds = max_per_client, evict_idle_seconds
         self._items: dict[str, Session] = {}
         self._lock = threading.Lock()
 
@@ -82,15 +129,49 @@ class Sessions:
                     if now - v.last_used > self.idle_seconds]:
             del self._items[sid]
 
-    def add(self, session: Session) -> str:
+    def _retry_after(self, live: list, now: float) -> int:
+        """Seconds until the longest idle of ``live`` may be evicted or expires (at
+        least 1)."""
+        idle = max((now - s.last_used for s in live), default=0.0)
+        return max(1, math.ceil(min(self.evict_idle_seconds, self.idle_seconds) - idle))
+
+    def _evict_one(self, sids: list, now: float) -> bool:
+        """Drop the first finished game of ``sids``, else the longest idle live one past
+        ``evict_idle_seconds``; False if none may go."""
+        items = self._items
+        done = [sid for sid in sids if items[sid].game.is_over]
+        stale = [sid for sid in sids if not items[sid].game.is_over
+                 and now - items[sid].last_used >= self.evict_idle_seconds]
+        for group in (done, stale):
+            if group:
+                del items[min(group, key=lambda sid: items[sid].last_used)]
+                return True
+        return False
+
+    def add(self, session: Session, client: str = "") -> str:
         with self._lock:
             self._expire()
-            if len(self._items) >= self.max_sessions:
+            now, items = self.clock(), self._items
+            session.client = client
+            mine = [sid for sid, s in items.items()
+                    if s.client == client and not s.game.is_over]
+            if self.max_per_client is not None and len(mine) >= self.max_per_client \
+                    and not self._evict_one(mine, now):
+                wait = self._retry_after([items[sid] for sid in mine], now)
+                raise RequestError(429, f"this client ({client}) has {len(mine)} games in "
+                                        f"progress, the most one client may have; finish "
+                                        f"one (finished games do not count) or retry in "
+                                        f"{wait} s, when its longest idle game may give "
+                                        f"up its place", retry_after=wait)
+            if len(items) >= self.max_sessions and not self._evict_one(list(items), now):
+                wait = self._retry_after(list(items.values()), now)
                 raise RequestError(429, f"the server is at its limit of "
-                                        f"{self.max_sessions} games in progress; try "
-                                        f"again when one has finished or expired")
+                                        f"{self.max_sessions} games in progress; retry in "
+                                        f"{wait} s, when the longest idle game may give up "
+                                        f"its place (a finished game gives it up at once)",
+                                   retry_after=wait)
             sid = secrets.token_urlsafe(24)
-            self._items[sid] = session
+            items[sid] = session
             return sid
 
     def get(self, sid: str) -> Session:
@@ -99,7 +180,8 @@ class Sessions:
             session = self._items.get(sid)
             if session is None:
                 raise RequestError(404, "no such game (it may have expired after "
-                                        f"{self.idle_seconds / 60:g} idle minutes)")
+                                        f"{self.idle_seconds / 60:g} idle minutes, or "
+                                        "finished and given its place to a new game)")
             session.last_used = self.clock()
             return session
 
@@ -125,7 +207,7 @@ def view(sid: str, s: Session) -> dict:
                agents=s.names, step=len(g.history), hand=st["hands"][s.seat],
                far_sides=others, flip=flip, legal=g.legal_moves() if mine else [],
                your_turn=mine, history=[[seat, m] for seat, m in g.history],
-               events=s.events)
+               events=s.events, thinking=s.thinking is not None)
     return out
 
 
@@ -171,11 +253,37 @@ def _check_step(data, s: Session) -> None:
                                     f"game is at step {len(s.game.history)}")
 
 
-class App:
-    def __init__(self, max_sessions=100, idle_seconds=1800.0, clock=time.monotonic):
-        self.sessions = Sessions(max_sessions, idle_seconds, clock)
+def _nice_thread() -> None:
+    """Lower this thread's priority (Linux: a thread's id is a process id here)."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(),
+                       os.getpriority(os.PRIO_PROCESS, 0) + SEARCH_NICE)
+    except (AttributeError, OSError):    # not Linux: the search shares the CPU evenly
+        pass
 
-    def new_game(self, data: dict) -> tuple[str, Session]:
+
+def _decide(agent, game: Game, seat: int) -> int:
+    """An opponent's move (in a worker thread; the game is only read)."""
+    return int(agent.act(game.observe(seat), game.action_mask().copy()))
+
+
+class App:
+    def __init__(self, max_sessions=100, idle_seconds=1800.0, clock=time.monotonic,
+                 max_per_client=10, evict_idle_seconds=300.0, move_seconds=5.0,
+                 search_workers=None, workers=4):
+        self.sessions = Sessions(max_sessions, idle_seconds, clock, max_per_client,
+                                 evict_idle_seconds)
+        self.move_seconds = move_seconds
+        # load the agent plug-ins now, so that no request pays it
+        agent_names()
+        # searches get their own threads (one core left for the event loop and the
+        # quick agents), so a queue of searches does not delay a heuristic's move
+        search = search_workers or max(1, (os.cpu_count() or 2) - 1)
+        self.pool = ThreadPoolExecutor(workers, thread_name_prefix="uno-agent")
+        self.search_pool = ThreadPoolExecutor(search, thread_name_prefix="uno-search",
+                                              initializer=_nice_thread)
+
+    def new_game(self, data: dict, client: str = "") -> tuple[str, Session]:
         preset = data.get("preset", "classic")
         if not isinstance(preset, str) or preset not in PRESETS:
             raise RequestError(400, f"unknown preset {preset!r}; valid presets: "
@@ -196,10 +304,11 @@ class App:
         if len(opponents) != players - 1:
             raise RequestError(400, f"'opponents': one name per opponent ({players - 1}) "
                                     f"or one for all, got {len(opponents)}")
-        bad = [o for o in opponents if o not in valid]
+        bad = [o for o in opponents if not _check_opponent(o, valid)]
         if bad:
             raise RequestError(400, f"unknown opponent(s) {', '.join(map(repr, bad))}; "
-                                    f"valid: {', '.join(valid)}")
+                                    f"valid: {', '.join(valid)}, or mcts:N (N rollouts "
+                                    f"a decision, 1 to {MAX_SEARCH_BUDGET})")
         try:
             game = Game(preset, players, seed=seed)
             names, agents = [], []
@@ -207,14 +316,17 @@ class App:
             for k in range(players):
                 name = "you" if k == seat else next(others)
                 names.append(name)
-                agents.append(None if k == seat else
-                              make_seat_agent(name, game.config, seed=seed + k))
+                agent = None if k == seat else \
+                    make_seat_agent(name, game.config, seed=seed + k)
+                if callable(getattr(agent, "attach", None)):
+                    agent.attach(game)     # a search agent reads the position it plays
+                agents.append(agent)
         except (ValueError, NotImplementedError) as err:
             raise RequestError(400, str(err)) from None
         game._replay_origin = {"index": 0}
         s = Session(game, seat, names, agents, self.sessions.clock())
         s.prev, s.stats = public_state(game), game.stats
-        return self.sessions.add(s), s
+        return self.sessions.add(s, client), s
 
     def move(self, s: Session, data: dict) -> None:
         g = s.game
@@ -236,7 +348,9 @@ class App:
         g.play(move)
         _record(s)
 
-    def advance(self, s: Session, data: dict) -> None:
+    async def advance(self, s: Session, data: dict) -> bool:
+        """The next opponent's move (call under ``s.lock``): True once made, False if
+        the agent is still thinking after ``move_seconds`` (it goes on in its thread)."""
         g = s.game
         if g.is_over:
             raise RequestError(409, "the game is over: no move is legal")
@@ -244,9 +358,18 @@ class App:
         seat = g.current_player
         if seat == s.seat:
             raise RequestError(409, "it is your turn: an opponent cannot move now")
-        action = int(s.agents[seat].act(g.observe(seat), g.action_mask().copy()))
-        g.step(action)
+        if s.thinking is None:
+            agent = s.agents[seat]
+            pool = self.search_pool if hasattr(agent, "attach") else self.pool
+            s.thinking = pool.submit(_decide, agent, g, seat)
+        done, _ = await asyncio.wait([asyncio.wrap_future(s.thinking)],
+                                     timeout=self.move_seconds)
+        if not done:
+            return False
+        future, s.thinking = s.thinking, None
+        g.step(future.result())       # only here, in the event loop, is the game changed
         _record(s)
+        return True
 
     # --- the Starlette app -------------------------------------------------------------
     def starlette(self):
@@ -264,7 +387,7 @@ class App:
                     return await fn(request)
                 except RequestError as err:
                     return JSONResponse({"error": err.message, **err.extra},
-                                        status_code=err.status)
+                                        status_code=err.status, headers=err.headers)
             return endpoint
 
         async def index(request):
@@ -272,12 +395,16 @@ class App:
 
         async def options(request):
             return JSONResponse({"presets": list(PRESETS), "agents": agent_names(),
-                                 "min_players": MIN_PLAYERS, "max_players": MAX_PLAYERS})
+                                 "min_players": MIN_PLAYERS, "max_players": MAX_PLAYERS,
+                                 "max_search_budget": MAX_SEARCH_BUDGET})
 
         async def create(request):
             data = await _body(request)
-            sid, s = self.new_game(data)
-            with s.lock:
+            client = request.client.host if request.client else ""
+            # a new game loads its agents (a model file, a first compile): off the loop
+            sid, s = await asyncio.wrap_future(self.pool.submit(self.new_game, data,
+                                                                client))
+            async with s.lock:
                 return JSONResponse(view(sid, s), status_code=201)
 
         def session_of(request) -> tuple[str, Session]:
@@ -286,26 +413,26 @@ class App:
 
         async def show(request):
             sid, s = session_of(request)
-            with s.lock:
+            async with s.lock:
                 return JSONResponse(view(sid, s))
 
         async def move(request):
             data = await _body(request)
             sid, s = session_of(request)
-            with s.lock:
+            async with s.lock:
                 self.move(s, data)
                 return JSONResponse(view(sid, s))
 
         async def advance(request):
             data = await _body(request)
             sid, s = session_of(request)
-            with s.lock:
-                self.advance(s, data)
-                return JSONResponse(view(sid, s))
+            async with s.lock:
+                moved = await self.advance(s, data)
+                return JSONResponse(view(sid, s), status_code=200 if moved else 202)
 
         async def replay(request):
             sid, s = session_of(request)
-            with s.lock:
+            async with s.lock:
                 if not s.game.is_over:
                     raise RequestError(409, "the game is not over: its replay (which "
                                             "shows every hand) comes at the end")
@@ -332,12 +459,20 @@ class App:
 
 
 def create_app(max_sessions: int = 100, idle_seconds: float = 1800.0,
-               clock=time.monotonic):
-    """The ASGI app (state in memory, one process)."""
-    return App(max_sessions, idle_seconds, clock).starlette()
+               clock=time.monotonic, max_per_client: int | None = 10,
+               evict_idle_seconds: float = 300.0, move_seconds: float = 5.0,
+               search_workers: int | None = None):
+    """The ASGI app (state in memory, one process). ``max_per_client``: live games one
+    client address may have (None: no limit); ``evict_idle_seconds``: how long a live
+    game must be idle before a new game may take its place; ``move_seconds``: how long
+    ``advance`` waits for an agent's move before answering 202 (still thinking);
+    ``search_workers``: threads for search agents (default: the cores but one)."""
+    return App(max_sessions, idle_seconds, clock, max_per_client, evict_idle_seconds,
+               move_seconds, search_workers).starlette()
 
 
-def cli_serve(host="127.0.0.1", port=8000, max_sessions=100, idle_minutes=30.0):
+def cli_serve(host="127.0.0.1", port=8000, max_sessions=100, idle_minutes=30.0,
+              max_per_client=10, move_seconds=5.0):
     """``uno-bench serve``."""
     import typer
     try:
@@ -348,8 +483,9 @@ def cli_serve(host="127.0.0.1", port=8000, max_sessions=100, idle_minutes=30.0):
                    err=True)
         raise typer.Exit(1) from None
     typer.echo(f"UNO in the browser: http://{host}:{port}/  (Ctrl-C stops)")
-    uvicorn.run(create_app(max_sessions, idle_minutes * 60), host=host, port=port,
-                log_level="warning")
+    uvicorn.run(create_app(max_sessions, idle_minutes * 60,
+                           max_per_client=max_per_client, move_seconds=move_seconds),
+                host=host, port=port, log_level="warning")
 
 
 PAGE = """<!DOCTYPE html>

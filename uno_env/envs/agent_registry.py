@@ -18,6 +18,7 @@ imports still point one way (``agents`` -> ``uno_env``). A plug-in of your own::
 """
 from __future__ import annotations
 
+import threading
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Callable
@@ -33,6 +34,7 @@ _POLICY: dict[str, Callable] = {}
 #: name -> training job (``uno-bench train`` runs one by name)
 _TRAINERS: dict[str, Callable] = {}
 _loaded = False
+_LOADING = threading.RLock()  # re-entrant: a plug-in may ask the registry
 
 #: the version string of the ``.npz`` policy format that the shipped models use
 POLICY_FORMAT = "uno-env-ppo/1"
@@ -83,12 +85,18 @@ def trainer(name: str) -> Callable:
 
 
 def _load_plugins() -> None:
+    """Load the ``uno_env.agents`` entry points once. Threads asking at once (the
+    server makes games in worker threads) wait for the one loading: none sees a
+    half-filled registry."""
     global _loaded
     if _loaded:
         return
-    _loaded = True
-    for point in entry_points(group="uno_env.agents"):
-        point.load()()
+    with _LOADING:
+        if _loaded:
+            return
+        for point in entry_points(group="uno_env.agents"):
+            point.load()()
+        _loaded = True
 
 
 def agent_names() -> list[str]:
