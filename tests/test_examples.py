@@ -67,3 +67,44 @@ def test_the_example_policy_samples_legal_actions_only():
     assert torch.allclose(logprob[single], torch.zeros(int(single.sum())), atol=1e-6)
     greedy = agent.act_batch(obs.numpy(), mask.numpy().astype(np.int8))
     assert mask[torch.arange(200), torch.as_tensor(greedy)].all()
+
+
+def test_the_example_saves_a_policy_that_gets_a_benchmark_card(tmp_path, capsys):
+    """docs/your-agent.md, the CleanRL path: ``--save PATH`` writes agents.PPOAgent's
+    .npz, which plays exactly the torch policy's greedy moves (numpy only), and
+    ``uno-bench benchmark --agent PATH`` plays it on a track."""
+    from agents import PPOAgent
+    from uno_env import benchmark
+    from uno_env.gym_vector import GymVectorEnv
+
+    example = load_example()
+    path = tmp_path / "cleanrl.npz"
+    args = example.parse_args([
+        "--total-timesteps", "256", "--num-envs", "8", "--num-steps", "32",
+        "--eval-games", "10", "--hidden", "16", "--seed", "2", "--save", str(path)])
+    threads = torch.get_num_threads()
+    try:
+        example.train(args)
+    finally:
+        torch.set_num_threads(threads)
+    assert f"wrote {path} (uno-bench benchmark --agent {path})" in capsys.readouterr().out
+    saved = PPOAgent.load(path)
+    assert saved.meta["trained_steps"] == 256 and saved.meta["activation"] == "tanh"
+    assert (saved.config.preset, saved.config.num_players) == ("classic", 2)
+    # export() is faithful: the same greedy moves as the torch actor, on real positions
+    envs = GymVectorEnv(64, "classic", 2, opponents="heuristic", seed=5)
+    obs, infos = envs.reset()
+    torch.manual_seed(0)
+    agent = example.Agent(obs.shape[1], envs.single_action_space.n,
+                          np.asarray(saved.scale), hidden=16)
+    exported = PPOAgent.load(example.export(agent, envs.config, tmp_path / "x.npz"))
+    for _ in range(5):
+        mask = infos["action_mask"]
+        np.testing.assert_array_equal(exported.act_batch(obs, mask),
+                                      agent.act_batch(obs, mask))
+        obs, _, _, _, infos = envs.step(agent.act_batch(obs, mask))
+    card = benchmark.benchmark(str(path), "classic-2p", games=2, threads=1,
+                               progress=False)
+    (track,) = card.tracks
+    assert [r["games"] for r in track.results] == [2] * len(track.results)
+    assert str(path) in card.markdown()
