@@ -4,7 +4,8 @@ The block is read from the page and executed as written (300 steps instead of 10
 that enough games end), with ``gymnasium.make_vec`` wrapped so that it builds 8 games
 against the heuristic (whose games end sooner than against random moves) in the mode under test (the default ``GymVectorEnv``,
 same-step autoreset; Gymnasium's ``SyncVectorEnv`` and ``AsyncVectorEnv`` of
-``SingleAgentEnv``, next-step autoreset) and records what each step got and returned.
+``SingleAgentEnv``, next-step autoreset; and "sync" with ``vector_kwargs`` asking for
+same-step autoreset, as the docs suggest) and records what each step got and returned.
 The single envs of the sync and async modes raise on an illegal action
 (``illegal_action="raise"``), so a completed loop sampled legal moves only."""
 from __future__ import annotations
@@ -32,13 +33,16 @@ def docs_loop() -> str:
     return found[0].replace("for _ in range(100):", "for _ in range(300):")
 
 
-@pytest.mark.parametrize("mode", [None, "sync", "async"])
+@pytest.mark.parametrize("mode", [None, "sync", "async", "sync-same-step"])
 def test_the_docs_masked_loop_runs_in_every_vectorization_mode(mode, monkeypatch):
     real_make_vec = gymnasium.make_vec
     made, steps = [], []
 
     def make_vec(env_id, num_envs=1, **kwargs):
-        if mode is not None:
+        if mode == "sync-same-step":     # the docs' way to make "sync" reset as the default
+            kwargs.update(vectorization_mode="sync", illegal_action="raise",
+                          vector_kwargs={"autoreset_mode": AutoresetMode.SAME_STEP})
+        elif mode is not None:
             kwargs.update(vectorization_mode=mode, illegal_action="raise")
         kwargs["opponents"] = "heuristic"
         envs = real_make_vec(env_id, num_envs=8, **kwargs)
@@ -60,9 +64,10 @@ def test_the_docs_masked_loop_runs_in_every_vectorization_mode(mode, monkeypatch
         for envs in made:
             envs.close()
     envs, = made
-    expected = AutoresetMode.SAME_STEP if mode is None else AutoresetMode.NEXT_STEP
+    same_step = mode in (None, "sync-same-step")
+    expected = AutoresetMode.SAME_STEP if same_step else AutoresetMode.NEXT_STEP
     assert envs.metadata["autoreset_mode"] == expected
-    assert namespace["same_step"] == (mode is None)
+    assert namespace["same_step"] == same_step
     assert len(steps) == 300
     ended = ignored = 0
     for t, (actions, obs, rewards, term, trunc, infos) in enumerate(steps):
@@ -71,7 +76,7 @@ def test_the_docs_masked_loop_runs_in_every_vectorization_mode(mode, monkeypatch
         for i in np.flatnonzero(term | trunc):
             ended += 1
             assert rewards[i] != 0          # a finished game scores (2 players: +-1)
-            if mode is None:                # the next game's decision, at once
+            if same_step:                   # the next game's decision, at once
                 assert infos["final_obs"][i] is not None
                 assert infos["final_info"]["action_mask"][i].all()
             else:                           # the ended game's mask marks every action
@@ -82,7 +87,7 @@ def test_the_docs_masked_loop_runs_in_every_vectorization_mode(mode, monkeypatch
                     assert (r[i], te[i], tr[i]) == (0.0, False, False)
                     assert not after["action_mask"][i].all()   # the new game's moves
     assert ended >= 20
-    if mode is not None:
+    if not same_step:
         assert ignored >= 20
 
 
