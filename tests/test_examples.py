@@ -108,3 +108,70 @@ def test_the_example_saves_a_policy_that_gets_a_benchmark_card(tmp_path, capsys)
     (track,) = card.tracks
     assert [r["games"] for r in track.results] == [2] * len(track.results)
     assert str(path) in card.markdown()
+
+
+# --- the documentation's code blocks run (at a tiny budget) -------------------------------
+DOC_PAGES = ("environments.md", "examples.md", "your-agent.md")
+#: per page, (text, replacement) that shrink a block's budget; each must be found in the
+#: page (a stale one fails the test), and a block runs as written apart from these
+BUDGETS = {
+    "environments.md": [("num_games=100_000", "num_games=200"),
+                        ("VectorEnv(1024,", "VectorEnv(64,"),
+                        ("UnoVecEnv(128,", "UnoVecEnv(4,"),
+                        ("model.learn(1_000_000)", "model.learn(512)")],
+    "examples.md": [("UnoVecEnv(128,", "UnoVecEnv(4,"),
+                    ("model.learn(1_000_000)", "model.learn(512)"),
+                    ("num_games=2_000", "num_games=20")],
+    "your-agent.md": [("UnoVecEnv(128,", "UnoVecEnv(4,"),
+                      ("model.learn(1_000_000)", "model.learn(512)")],
+}
+#: blocks not run here, found by a text they hold, and why (none may be skipped silently)
+NOT_RUN = {"train_rllib(": "starts a Ray cluster; tests/test_scale.py runs train_rllib "
+                           "at a tiny budget"}
+
+
+def doc_blocks(page: str) -> list[str]:
+    import re
+    return re.findall(r"^```python\n(.*?)^```", (ROOT / "docs" / page).read_text(),
+                      re.S | re.M)
+
+
+@pytest.mark.parametrize("page", DOC_PAGES)
+def test_every_python_block_of_the_docs_runs(page, tmp_path, monkeypatch, capsys):
+    pytest.importorskip("sb3_contrib", reason=NEEDS["rl"])
+    monkeypatch.chdir(tmp_path)           # files the blocks write land here
+    blocks = doc_blocks(page)
+    assert blocks, f"docs/{page} has python blocks"
+    text = "\n".join(blocks)
+    for old, _ in BUDGETS[page]:
+        assert old in text, f"docs/{page} no longer has {old!r}: update BUDGETS"
+    threads = torch.get_num_threads()
+    ran = 0
+    try:
+        for block in blocks:
+            if any(marker in block for marker in NOT_RUN):
+                continue
+            for old, new in BUDGETS[page]:
+                block = block.replace(old, new)
+            namespace = {"__name__": f"docs_{page}"}
+            exec(compile(block, f"docs/{page}", "exec"), namespace)
+            ran += 1
+            if "class Factory" in block:       # your-agent.md's module plays legal moves
+                check_factory(namespace["Factory"])
+    finally:
+        torch.set_num_threads(threads)
+    assert ran >= {"environments.md": 5, "examples.md": 1, "your-agent.md": 2}[page]
+    if page == "your-agent.md":
+        from agents import PPOAgent
+        assert PPOAgent.load(tmp_path / "my_sb3.npz").name == "my_sb3"
+
+
+def check_factory(factory):
+    from uno_env.gym_vector import GymVectorEnv
+    envs = GymVectorEnv(16, "classic", 2, opponents="heuristic", seed=0)
+    agent = factory(envs.config)
+    obs, infos = envs.reset()
+    for _ in range(50):             # GymVectorEnv raises on an illegal action
+        actions = agent.act_batch(obs, infos["action_mask"])
+        assert agent.act(obs[0], infos["action_mask"][0]) == actions[0]
+        obs, _, _, _, infos = envs.step(actions)
