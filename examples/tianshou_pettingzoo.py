@@ -26,7 +26,7 @@ import warnings
 import numpy as np
 from tianshou.algorithm.algorithm_base import Policy
 from tianshou.algorithm.multiagent.marl import MultiAgentPolicy
-from tianshou.data import Batch, Collector, VectorReplayBuffer
+from tianshou.data import Batch, Collector, ReplayBuffer, VectorReplayBuffer
 from tianshou.env import DummyVectorEnv, PettingZooEnv, SubprocVectorEnv
 
 import uno_env
@@ -79,7 +79,10 @@ def collect(num_players: int = 4, num_envs: int = 2, episodes: int = 4,
     vector = SubprocVectorEnv if subproc else DummyVectorEnv
     envs = vector([make for _ in range(num_envs)])
     envs.seed([seed + i for i in range(num_envs)])
-    buffer = VectorReplayBuffer(50_000, num_envs)
+    # one env: a plain buffer (a VectorReplayBuffer compiles its numba helpers first,
+    # seconds on a small machine)
+    buffer = ReplayBuffer(50_000) if num_envs == 1 else VectorReplayBuffer(50_000,
+                                                                           num_envs)
     collector = Collector(policy, envs, buffer)
     with warnings.catch_warnings():     # Tianshou's note on 2-D reward statistics
         warnings.simplefilter("ignore")

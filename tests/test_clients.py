@@ -53,13 +53,14 @@ def test_torchrl_policy_never_picks_a_masked_action():
 
 
 def test_tianshou_collects_whole_games_with_its_multi_agent_policy():
-    """2 players on a DummyVectorEnv, 4 on a SubprocVectorEnv (one test: Tianshou's
-    replay buffer compiles its numba helpers once per process)."""
+    """2 players on a DummyVectorEnv of one env (a plain replay buffer), 4 on a
+    SubprocVectorEnv of two worker processes (a VectorReplayBuffer)."""
     example = load("tianshou_pettingzoo")
-    for players, subproc in [(2, False), (4, True)]:
+    for players, subproc, envs in [(2, False, 1), (4, True, 2)]:
         # 3-card hands: shorter games, the same interfaces
-        result = example.collect(players, num_envs=2, episodes=2, subproc=subproc,
+        result = example.collect(players, num_envs=envs, episodes=2, subproc=subproc,
                                  seed=3, hand_size=3)
+        assert result["envs"] == envs
         assert result["vector"] == ("SubprocVectorEnv" if subproc else "DummyVectorEnv")
         assert result["episodes"] >= 2 and result["stored"] == result["steps"]
         assert result["games_won"] + result["games_truncated"] >= 2
