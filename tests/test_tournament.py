@@ -158,8 +158,12 @@ def test_pairs_schedule_plays_each_pair_alone_and_prints_a_real_head_to_head(tmp
 def test_more_agents_than_seats_print_the_table_of_games_where_both_sat():
     r = tournament(AGENTS, "classic", 2, num_games=30, seed=0, threads=1,
                    progress=False)
+    assert r.head_to_head_note is None       # 2 seats: each game is one pair's
+    assert "in the games of row and column alone" in r.leaderboard()
+    r = tournament(AGENTS + ("mcts:2",), "classic", 3, num_games=8, seed=0, threads=1,
+                   progress=False)
     assert r.head_to_head_note is None
-    assert "where row and column both sat" in r.leaderboard()
+    assert "where row and column both sat; other agents sat too" in r.leaderboard()
     with pytest.raises(ValueError, match="unknown schedule 'round-robin'; valid: "
                                          "rotate, pairs"):
         tournament(AGENTS, num_games=10, progress=False, schedule="round-robin")

@@ -382,6 +382,8 @@ class TournamentResult:
         if self.schedule == "pairs":
             return (f"head to head (row's win rate in the {2 * self.games_per_lineup:,} "
                     f"games of row and column alone):")
+        if all(len(set(lu)) == 2 for lu in self.lineups):     # e.g. 2 seats
+            return "head to head (row's win rate in the games of row and column alone):"
         return ("head to head (row's win rate in the games where row and column both "
                 "sat; other agents sat too):")
 
