@@ -121,7 +121,9 @@ BUDGETS = {
                         ("model.learn(1_000_000)", "model.learn(512)")],
     "examples.md": [("UnoVecEnv(128,", "UnoVecEnv(4,"),
                     ("model.learn(1_000_000)", "model.learn(512)"),
-                    ("num_games=2_000", "num_games=20")],
+                    ("num_games=2_000", "num_games=20"),
+                    # an untrained policy against random plays to max_turns: slow
+                    ('("random", "heuristic")', '("heuristic",)')],
     "your-agent.md": [("UnoVecEnv(128,", "UnoVecEnv(4,"),
                       ("model.learn(1_000_000)", "model.learn(512)")],
 }
