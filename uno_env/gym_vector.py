@@ -29,8 +29,9 @@ Autoreset (``metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.SAME_S
     ``infos["final_obs"][i]`` (an object array, ``None`` where no game ended; its mask
     ``infos["_final_obs"]``) and its last info in ``infos["final_info"]`` (batched, with
     its ``_key`` masks; there ``action_mask`` marks every action, as the ended
-    ``SingleAgentEnv``'s does, and ``seat`` and ``game_index`` name the ended game). The next ``step`` plays its action in the new game; its
-    reward and flags are the new game's. SAME_STEP rather than NEXT_STEP because the
+    ``SingleAgentEnv``'s does, and ``seat`` and ``game_index`` name the ended game).
+    The next ``step`` plays its action in the new game; its reward and flags are the
+    new game's. SAME_STEP rather than NEXT_STEP because the
     kernel replaces a finished game at once (the opponents' moves up to the learner's
     first decision of the next game are played in the same call), so no step is spent
     on an ignored action at an observation that has no legal move, and a rollout's
