@@ -124,7 +124,15 @@ class PPOAgent(Agent):
     @classmethod
     def from_sb3(cls, model, config, **meta):
         """The policy of a trained sb3-contrib ``MaskablePPO`` (MLP policy with the
-        ``uno_env.envs.sb3`` features extractor) for ``config``."""
+        ``uno_env.envs.sb3`` features extractor) for ``config``; ``meta`` entries go to the
+        file's record (``name=`` names the agent). Save it for the benchmark::
+
+            model = MaskablePPO("MlpPolicy", venv, **uno_env.envs.sb3.ppo_kwargs(venv))
+            model.learn(1_000_000)
+            PPOAgent.from_sb3(model, venv.config, name="mine").save("mine.npz")
+            # uno-bench benchmark --agent mine.npz --track classic-2p
+
+        (docs/your-agent.md)."""
         import torch
         policy = model.policy
         layers, activation = [], None

@@ -142,13 +142,15 @@ class TrainSettings:
     opponents: object = "heuristic"
     seed: int = 0
     num_envs: int = 128
-    n_steps: int = 128
-    batch_size: int = 2048
-    n_epochs: int = 4
-    learning_rate: float = 3e-4
-    gamma: float = 0.995
-    ent_coef: float = 0.01
-    hidden: tuple = (256, 256)
+    #: PPO's settings; None: the recommended one, ``uno_env.envs.sb3.PPO_SETTINGS`` (and
+    #: ``PPO_HIDDEN``), filled in by ``train`` (so summary.json has the values used)
+    n_steps: int | None = None
+    batch_size: int | None = None
+    n_epochs: int | None = None
+    learning_rate: float | None = None
+    gamma: float | None = None
+    ent_coef: float | None = None
+    hidden: tuple | None = None
     eval_every: int = 100_000
     eval_games: int = 2_000
     eval_opponents: tuple = ("random", "heuristic")
@@ -300,12 +302,16 @@ def train(out="runs/ppo", progress: bool = True, resume=None, **settings) -> Tra
     from stable_baselines3.common.logger import configure
 
     from uno_env.evaluation.win_rate import evaluate
-    from uno_env.envs.sb3 import AdvisedPolicy, UnoVecEnv, policy_kwargs
+    from uno_env.envs.sb3 import (PPO_HIDDEN, PPO_SETTINGS, AdvisedPolicy, UnoVecEnv,
+                                  policy_kwargs, ppo_kwargs)
 
     names = set(TrainSettings.__dataclass_fields__)
     rules = {k: settings.pop(k) for k in list(settings) if k not in names}
     s = TrainSettings(**settings)
     s.rules.update(rules)
+    for key, value in {**PPO_SETTINGS, "hidden": PPO_HIDDEN}.items():
+        if getattr(s, key) is None:       # the recommended settings (uno_env.envs.sb3)
+            setattr(s, key, value)
     for key in ("timesteps", "num_envs", "eval_every", "eval_games"):
         value = getattr(s, key)
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
@@ -337,10 +343,10 @@ def train(out="runs/ppo", progress: bool = True, resume=None, **settings) -> Tra
             policy = AdvisedPolicy
             kwargs = {**policy_kwargs(config, tuple(s.hidden), extra_inputs=a),
                       "advice": (d, d + a, s.advice_weight)}
-        model = MaskablePPO(policy, venv, n_steps=s.n_steps, batch_size=s.batch_size,
-                            n_epochs=s.n_epochs, learning_rate=s.learning_rate,
-                            gamma=s.gamma, ent_coef=s.ent_coef, seed=s.seed, verbose=0,
-                            policy_kwargs=kwargs)
+        model = MaskablePPO(policy, venv, **ppo_kwargs(
+            venv, n_steps=s.n_steps, batch_size=s.batch_size, n_epochs=s.n_epochs,
+            learning_rate=s.learning_rate, gamma=s.gamma, ent_coef=s.ent_coef,
+            seed=s.seed, verbose=0, policy_kwargs=kwargs))
     model.set_logger(configure(str(out), ["csv"]))
     imitation = None
     if s.imitate is not None and resume is None:

@@ -16,6 +16,10 @@ observation, which is the layout this loop's GAE assumes; a truncated game's val
 bootstrapped from ``infos["final_obs"]``.
 
 Needs torch (the ``rl`` extra). ``--metrics PATH`` writes one JSON line per evaluation.
+``--save PATH`` writes the trained actor as a ``.npz`` policy (``export``): the format of
+``agents.PPOAgent``, which plays it with numpy alone, so ``uno-bench benchmark --agent
+PATH`` gives it a report card, and ``uno-bench evaluate --model PATH`` and ``uno-bench
+tournament --agents PATH,...`` play it too.
 """
 from __future__ import annotations
 
@@ -64,6 +68,9 @@ def parse_args(argv=None) -> argparse.Namespace:
                    help="games of each evaluation against random")
     p.add_argument("--threads", type=int, default=1, help="torch threads")
     p.add_argument("--metrics", default=None, help="write evaluations as JSON lines here")
+    p.add_argument("--save", default=None,
+                   help="write the trained policy here as a .npz (agents.PPOAgent's "
+                        "format: uno-bench benchmark --agent PATH reads it)")
     args = p.parse_args(argv)
     args.batch_size = args.num_envs * args.num_steps
     args.minibatch_size = args.batch_size // args.num_minibatches
@@ -111,6 +118,23 @@ class Agent(nn.Module):
             logits = self.masked_logits(torch.as_tensor(observations, dtype=torch.float32),
                                         torch.as_tensor(np.asarray(masks) != 0))
         return logits.argmax(dim=1).numpy()
+
+
+def export(agent: Agent, config, path, **meta):
+    """Write ``agent``'s actor as an ``agents.PPOAgent`` model file (``.npz``: the
+    actor's layers, the observation scale, a JSON record of the game it was trained
+    for) and return the path. The file plays the greedy policy of ``Agent.act_batch``
+    with numpy alone."""
+    from agents import PPOAgent
+    from uno_env.envs.agent_registry import POLICY_FORMAT
+
+    layers = [(m.weight.detach().cpu().numpy(), m.bias.detach().cpu().numpy())
+              for m in agent.actor if isinstance(m, nn.Linear)]
+    record = {"format": POLICY_FORMAT, "name": "cleanrl_ppo", "preset": config.preset,
+              "num_players": config.num_players, "rules": config.rule_overrides(),
+              "obs_size": config.layout.obs_size, "num_actions": config.layout.size,
+              "activation": "tanh", "trainer": "examples/cleanrl_ppo_masked.py", **meta}
+    return PPOAgent(layers, agent.scale.cpu().numpy(), record).save(path)
 
 
 def eval_settings(args) -> dict:
@@ -242,6 +266,10 @@ def train(args) -> list[dict]:
         episodes = wins = 0
         if iteration % args.eval_every == 0 or iteration == args.num_iterations:
             metrics.append(evaluate(agent, args, iteration, global_step, started))
+    if args.save:
+        path = export(agent, envs.unwrapped.config, args.save, seed=args.seed,
+                      trained_steps=global_step, opponents=args.opponent)
+        print(f"wrote {path} (uno-bench benchmark --agent {path})", flush=True)
     envs.close()
     if args.metrics:
         with open(args.metrics, "w") as f:

@@ -23,6 +23,8 @@ NEEDS = {
     "rl": f'needs the "rl" extra and {TORCH}: pip install -e ".[rl]"',
     "ray": 'needs the "ray" extra: pip install -e ".[ray]"',
     "rllib": f'needs the "rllib" extra and {TORCH}: pip install -e ".[rllib]"',
+    "clients": f'needs the "clients" extra (torchrl, tianshou) and {TORCH}: pip install '
+               f'-e ".[clients]"',
     "kernel": 'needs a "python3" Jupyter kernel (nbclient, nbformat and ipykernel, all in '
               'the "dev" extra): pip install -e ".[dev]"',
 }

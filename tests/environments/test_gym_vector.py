@@ -115,7 +115,7 @@ def test_a_finished_game_is_replaced_in_the_same_step():
     * the step that ends game g of sub-env i returns g's reward and terminated/truncated
       at i, while obs[i] and infos["action_mask"][i] are the next game's first ones;
     * g's last observation is infos["final_obs"][i] (None elsewhere, "_final_obs"
-      marks i); infos["final_info"] is g's last info: no legal move, g's seat and index;
+      marks i); infos["final_info"] is g's last info: every action marked (v2), g's seat and index;
     * the step after plays its action in the new game: its reward and flags are the
       new game's (not a reset step with reward 0 and the action ignored)."""
     envs = GymVectorEnv(3, **KW)
@@ -144,7 +144,7 @@ def test_a_finished_game_is_replaced_in_the_same_step():
                 assert infos["_final_obs"][i] and infos["_final_info"][i]
                 assert infos["final_info"]["game_index"][i] == g
                 assert infos["final_info"]["seat"][i] == prev_infos["seat"][i]
-                assert not infos["final_info"]["action_mask"][i].any()
+                assert infos["final_info"]["action_mask"][i].all()   # SingleAgentEnv v2
                 assert infos["action_mask"][i].any()     # the new game's decision
                 if t + 1 < len(history):
                     checked_after += 1

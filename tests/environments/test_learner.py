@@ -307,7 +307,8 @@ def test_single_agent_env_masks_and_illegal_actions():
     illegal = int(np.flatnonzero(~mask)[0])
     obs2, reward, terminated, truncated, info = env.step(illegal)
     assert (reward, terminated, truncated) == (-1.0, True, False)
-    assert info["illegal_action"] and not env.action_masks().any()
+    # an ended episode's mask marks every action (v2: next-step autoreset samples one)
+    assert info["illegal_action"] and env.action_masks().all() and info["action_mask"].all()
     with pytest.raises(ValueError, match="the episode is over"):
         env.step(int(np.flatnonzero(mask)[0]))
     strict = SingleAgentEnv("classic", 3, opponents="greedy", seed=1,

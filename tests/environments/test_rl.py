@@ -24,7 +24,8 @@ from agents.train import imitate, imitation_data, train  # noqa: E402
 from uno_env import env as aec_env  # noqa: E402
 from uno_env import make_config  # noqa: E402
 from uno_env.evaluation.win_rate import evaluate  # noqa: E402
-from uno_env.envs.sb3 import AdvisedPolicy, UnoVecEnv, policy_kwargs  # noqa: E402
+from uno_env.envs.sb3 import (PPO_SETTINGS, AdvisedPolicy, UnoVecEnv,  # noqa: E402
+                              policy_kwargs, ppo_kwargs)
 from uno_env.evaluation.tournament import tournament  # noqa: E402
 
 
@@ -184,6 +185,54 @@ def test_resumed_training_uses_the_settings_given_not_the_saved_ones(tiny_run, t
     assert rates == {1.25e-5}                      # the saved run used 3e-4
     resumed = MaskablePPO.load(tmp_path / "model.zip")
     assert resumed.ent_coef == 0.002 and resumed.num_timesteps >= 2048 + 3072
+
+
+def test_ppo_kwargs_are_the_training_jobs_settings_and_fit_small_batches(tiny_run):
+    """The recipe of docs/environments.md lives once: ``uno_env.envs.sb3.PPO_SETTINGS``,
+    which ``agents.train`` fills in for the settings not given."""
+    venv = UnoVecEnv(128, "classic", 2, seed=0)
+    model = MaskablePPO("MlpPolicy", venv, **ppo_kwargs(venv, seed=0))
+    assert (model.n_steps, model.batch_size, model.n_epochs) == (128, 2048, 4)
+    assert (model.gamma, model.ent_coef) == (0.995, 0.01)
+    assert model.learning_rate == 3e-4
+    assert [m.out_features for m in model.policy.mlp_extractor.policy_net
+            if hasattr(m, "out_features")] == [256, 256]
+    small = ppo_kwargs(UnoVecEnv(4, "classic", 2), n_steps=16, learning_rate=None)
+    assert small["batch_size"] == 64 and small["learning_rate"] == 3e-4   # 16 x 4 envs
+    out, _ = tiny_run         # n_steps, batch_size, n_epochs given; the rest recommended
+    settings = json.loads((out / "summary.json").read_text())["settings"]
+    assert (settings["n_steps"], settings["batch_size"], settings["n_epochs"]) == \
+        (64, 256, 1)
+    for key in ("learning_rate", "gamma", "ent_coef"):
+        assert settings[key] == PPO_SETTINGS[key]
+
+
+def test_an_sb3_model_gets_a_benchmark_card_through_from_sb3(tmp_path):
+    """docs/your-agent.md, the SB3 path: MaskablePPO -> PPOAgent.from_sb3 -> .npz ->
+    ``uno-bench benchmark --agent PATH``."""
+    from typer.testing import CliRunner
+
+    from uno_env.apps.cli import app
+
+    venv = UnoVecEnv(8, "classic", 2, opponents="random", seed=0)
+    model = MaskablePPO("MlpPolicy", venv, **ppo_kwargs(venv, n_steps=32, seed=0,
+                                                        hidden=(32,)))
+    model.learn(512)
+    agent = PPOAgent.from_sb3(model, venv.config, name="my_sb3")
+    path = agent.save(tmp_path / "my_sb3.npz")
+    obs = venv.reset()
+    masks = venv.action_masks()
+    expected, _ = model.predict(obs, action_masks=masks, deterministic=True)
+    np.testing.assert_array_equal(PPOAgent.load(path).act_batch(obs, masks), expected)
+    res = CliRunner().invoke(app, ["benchmark", "--agent", str(path), "--track",
+                                   "classic-2p", "--games", "2", "--threads", "1",
+                                   "--out", str(tmp_path / "card"), "--no-progress"])
+    assert res.exit_code == 0, res.output
+    card = json.loads((tmp_path / "card" / "card.json").read_text())
+    assert card["agent"] == str(path)
+    (track,) = card["tracks"]
+    assert track["track"]["name"] == "classic-2p"
+    assert [r["games"] for r in track["results"]] == [2] * len(track["results"])
 
 
 def test_training_with_an_imitation_warm_start_evaluates_its_start(tmp_path):

@@ -142,6 +142,42 @@ def test_a_module_factory_agent_gets_a_card(tmp_path, monkeypatch):
     assert "my_bot:FirstLegal" in paths["md"].read_text()
 
 
+def test_a_module_factory_in_the_current_directory_is_found_as_python_m_would(
+        tmp_path, monkeypatch):
+    """``uno-bench benchmark --agent my_cwd_bot:Factory`` run where my_cwd_bot.py is,
+    though a console script has no current directory on its import path; the path is
+    left as it was."""
+    import sys
+    (tmp_path / "my_cwd_bot.py").write_text(textwrap.dedent("""
+        import numpy as np
+
+        def Factory(config):
+            class LastLegal:
+                def act_batch(self, observations, masks):
+                    return np.array([np.flatnonzero(m)[-1] for m in masks])
+            return LastLegal()
+    """))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path
+                                      if p not in ("", ".", str(tmp_path))])
+    before = list(sys.path)
+    monkeypatch.delitem(sys.modules, "my_cwd_bot", raising=False)
+    res = runner.invoke(app, ["benchmark", "--agent", "my_cwd_bot:Factory", "--track",
+                              "classic-2p", "--games", "2", "--threads", "1",
+                              "--out", "card", "--no-progress"])
+    assert res.exit_code == 0, res.output
+    card = json.loads((tmp_path / "card" / "card.json").read_text())
+    assert card["agent"] == "my_cwd_bot:Factory"
+    assert [r["games"] for r in card["tracks"][0]["results"]] == \
+        [2] * len(B.TRACKS["classic-2p"].panel)
+    assert sys.path == before
+    monkeypatch.delitem(sys.modules, "my_cwd_bot")
+    monkeypatch.chdir(tmp_path.parent)          # elsewhere it is not found
+    with pytest.raises(ValueError, match="cannot import module 'my_cwd_bot' from the "
+                                         "current directory"):
+        B.benchmark("my_cwd_bot:Factory", "classic-2p", games=2)
+
+
 def test_a_model_is_not_played_on_a_track_of_another_game():
     agent, reason = B.make_candidate("ppo_classic_2p", make_config("classic", 4), 0)
     assert agent is None and "2" in reason

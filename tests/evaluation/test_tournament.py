@@ -104,6 +104,71 @@ def test_leaderboard_and_saved_files(result, tmp_path):
     assert paths["win_rates.png"].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def _png_width(path) -> int:
+    return int.from_bytes(path.read_bytes()[16:20], "big")      # the IHDR chunk
+
+
+def test_a_table_of_agents_that_always_meet_is_not_printed_but_said(result, tmp_path):
+    """3 agents on 4 seats: every game seats all three, so "A won with B at the table"
+    is A's overall rate; the leaderboard says so in one line instead of a table, and
+    says what was played; results.json records the line-ups, their games and seats."""
+    board = result.leaderboard()
+    note = result.head_to_head_note
+    assert note is not None and note in board and "schedule 'pairs'" in note
+    assert "head to head (" not in board
+    assert "rotate: all agents rotated through the seats; 3 line-ups x 1,000 games; " \
+           "every agent in every seat 1,000 times" in board
+    data = json.loads(result.save(tmp_path)["results.json"].read_text())
+    assert data["schedule"] == "rotate" and data["head_to_head_note"] == note
+    assert data["lineup_games"] == [
+        {"lineup": list(lu), "games": 1000, "first_game": 1000 * r}
+        for r, lu in enumerate(lineups(AGENTS, 4))]
+    assert data["played"] == result.played()
+
+
+def test_pairs_schedule_plays_each_pair_alone_and_prints_a_real_head_to_head(tmp_path):
+    r = tournament(AGENTS, "classic", 4, num_games=500, seed=2, threads=1,
+                   progress=False, schedule="pairs")
+    assert r.games_per_lineup == 84 and r.num_games == 504    # 6 line-ups
+    assert [set(lu) for lu in r.lineups] == [{"random", "greedy"}] * 2 + \
+        [{"random", "heuristic"}] * 2 + [{"greedy", "heuristic"}] * 2
+    assert r.lineups[:2] == [("random", "greedy") * 2, ("greedy", "random") * 2]
+    assert (r.seat_counts() == 2 * 84).all()      # two pairs each, every seat alike
+    h2h = r.head_to_head()
+    for a in AGENTS:
+        for b in AGENTS:
+            if a != b:      # the pair's own games: each game won by one of the two
+                assert h2h[a][b]["games"] == 168
+                assert h2h[a][b]["wins"] + h2h[b][a]["wins"] <= 168
+    assert h2h["heuristic"]["random"]["rate"] > 0.6 > h2h["random"]["heuristic"]["rate"]
+    assert r.head_to_head_note is None
+    board = r.leaderboard()
+    assert "row's win rate in the 168 games of row and column alone" in board
+    assert "pairs: each pair of agents alone at the table; 6 line-ups x 84 games" in board
+    from uno_env.evaluation.simulation import simulate
+    again = simulate("classic", 4, agents=r.lineups[3], num_games=84, seed=2,
+                     threads=1, first_game=3 * 84)
+    np.testing.assert_array_equal(r.winner[3], again.winner)
+    wide = r.save(tmp_path / "pairs")["win_rates.png"]
+    narrow = tournament(AGENTS, "classic", 4, num_games=30, seed=2, threads=1,
+                        progress=False).save(tmp_path / "rotate")["win_rates.png"]
+    assert _png_width(wide) > _png_width(narrow)        # the head-to-head panel
+
+
+def test_more_agents_than_seats_print_the_table_of_games_where_both_sat():
+    r = tournament(AGENTS, "classic", 2, num_games=30, seed=0, threads=1,
+                   progress=False)
+    assert r.head_to_head_note is None       # 2 seats: each game is one pair's
+    assert "in the games of row and column alone" in r.leaderboard()
+    r = tournament(AGENTS + ("mcts:2",), "classic", 3, num_games=8, seed=0, threads=1,
+                   progress=False)
+    assert r.head_to_head_note is None
+    assert "where row and column both sat; other agents sat too" in r.leaderboard()
+    with pytest.raises(ValueError, match="unknown schedule 'round-robin'; valid: "
+                                         "rotate, pairs"):
+        tournament(AGENTS, num_games=10, progress=False, schedule="round-robin")
+
+
 def test_unknown_agents_and_objects_without_act_batch_are_refused_clearly():
     with pytest.raises(ValueError, match="unsupported agent.*random, greedy, heuristic"):
         tournament(("random", "alphazero"), num_games=10, progress=False)

@@ -28,9 +28,10 @@ Autoreset (``metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.SAME_S
     already the next game's first, and the ended game's last observation is in
     ``infos["final_obs"][i]`` (an object array, ``None`` where no game ended; its mask
     ``infos["_final_obs"]``) and its last info in ``infos["final_info"]`` (batched, with
-    its ``_key`` masks; there ``action_mask`` is all zeros, ``seat`` and ``game_index``
-    name the ended game). The next ``step`` plays its action in the new game; its
-    reward and flags are the new game's. SAME_STEP rather than NEXT_STEP because the
+    its ``_key`` masks; there ``action_mask`` marks every action, as the ended
+    ``SingleAgentEnv``'s does, and ``seat`` and ``game_index`` name the ended game).
+    The next ``step`` plays its action in the new game; its reward and flags are the
+    new game's. SAME_STEP rather than NEXT_STEP because the
     kernel replaces a finished game at once (the opponents' moves up to the learner's
     first decision of the next game are played in the same call), so no step is spent
     on an ignored action at an observation that has no legal move, and a rollout's
@@ -79,6 +80,8 @@ Version History (``GymVectorEnv``; the id's version is ``SingleAgentEnv``'s, who
 it plays; CHANGELOG.md has the project's log)
     * v1 (0.2.0): first release, as the ``vector_entry_point`` of ``uno_env/Uno-v1``
       (``num_players`` defaults to 4) and of ``uno_env/Uno-v0`` (2 players).
+    * v2 (unreleased): ``infos["final_info"]["action_mask"]`` marks every action, as the
+      last info of an ended ``SingleAgentEnv`` v2 does (it was all zeros).
 """
 from __future__ import annotations
 
@@ -171,10 +174,11 @@ class GymVectorEnv(gymnasium.vector.VectorEnv):
             final_obs = np.full(self.num_envs, None, dtype=object)
             for i in rows:
                 final_obs[i] = b.final_obs[i].copy() if self.copy else b.final_obs[i]
-            final_mask = np.zeros((self.num_envs, self.single_action_space.n), np.int8)
+            final_mask = done[:, None].astype(np.int8).repeat(
+                self.single_action_space.n, axis=1)
             infos["final_obs"], infos["_final_obs"] = final_obs, done.copy()
             infos["final_info"] = {
-                # a finished game has no legal move (SingleAgentEnv's last info)
+                # SingleAgentEnv's last info: an ended episode's mask marks every action
                 "action_mask": final_mask, "_action_mask": done.copy(),
                 "seat": np.where(done, seat, 0), "_seat": done.copy(),
                 "game_index": np.where(done, index, 0), "_game_index": done.copy()}

@@ -24,7 +24,11 @@ every other constructor argument pass as keywords::
 :class:`uno_env.envs.gym_vector.GymVectorEnv`, the id's ``vector_entry_point``: all games in
 one numba call per step (same-step autoreset), the keywords as for ``gymnasium.make``.
 ``vectorization_mode="sync"`` (or ``"async"``) gives Gymnasium's own vector env of
-single envs instead (next-step autoreset, one Python call per game).
+single envs instead (next-step autoreset, one Python call per game): the step after a
+game ends is ignored, and the ended game's mask marks every action so that a masked
+sampler still returns one (``SingleAgentEnv`` v2); ``vector_kwargs={"autoreset_mode":
+gymnasium.vector.AutoresetMode.SAME_STEP}`` makes them reset as the default does.
+docs/environments.md has a loop that runs in all three modes.
 
 PettingZoo's registry (``pettingzoo.register``/``pettingzoo.make``) is new in PettingZoo
 1.27; with an older PettingZoo only the Gymnasium id is registered and ``uno_env.env``

@@ -3,8 +3,14 @@ many learner games on the numba engine, and ``ScaledObservation``, the features
 extractor that brings the raw counts of the observation to unit scale inside the policy.
 
     >>> from sb3_contrib import MaskablePPO
-    >>> venv = UnoVecEnv(256, "classic", 2, opponents="heuristic", seed=0)
-    >>> model = MaskablePPO("MlpPolicy", venv, policy_kwargs=policy_kwargs(venv.config))
+    >>> venv = UnoVecEnv(128, "classic", 2, opponents="heuristic", seed=0)
+    >>> model = MaskablePPO("MlpPolicy", venv, **ppo_kwargs(venv))
+    >>> model.learn(1_000_000)
+
+``ppo_kwargs`` gives the settings that learn (those of ``uno-bench train``): SB3's own
+defaults (2,048 steps per env per update, mini-batches of 64, 10 epochs) are sized for
+one env, and over 128 games they make an update of 262,144 samples in 4,096
+mini-batches: minutes per update and little learning in the first few minutes.
 
 One ``step`` applies the learner's action in every game and plays the opponents up to
 the learner's next decision (``uno_env.envs.single_seat.LearnerBatch``); finished games restart at
@@ -51,6 +57,36 @@ class ScaledObservation(BaseFeaturesExtractor):
         start, stop = self.dark
         index = observations[:, start:stop].long().clamp(0, len(self.dark_table) - 1)
         return torch.cat([x, self.dark_table[index].flatten(1)], dim=1)
+
+
+#: the ``MaskablePPO`` settings of ``ppo_kwargs`` (and of ``agents.train``, ``uno-bench
+#: train``): a rollout of 128 steps per game, mini-batches of 2,048, 4 epochs
+PPO_SETTINGS = {"n_steps": 128, "batch_size": 2048, "n_epochs": 4, "learning_rate": 3e-4,
+                "gamma": 0.995, "ent_coef": 0.01}
+#: the policy's and the value's hidden layers
+PPO_HIDDEN = (256, 256)
+#: the games a ``UnoVecEnv`` for these settings plays at once (a 16,384-sample update)
+PPO_NUM_ENVS = 128
+
+
+def ppo_kwargs(venv, hidden=PPO_HIDDEN, **overrides) -> dict:
+    """Keyword arguments for ``MaskablePPO("MlpPolicy", venv, **ppo_kwargs(venv))`` that
+    learn on a ``UnoVecEnv``: ``PPO_SETTINGS`` (the batch size capped at the rollout's
+    ``n_steps * num_envs`` samples) and ``policy_kwargs`` of ``venv.config`` with
+    ``hidden`` layers. ``overrides`` replace any of them (``seed=0``, ``verbose=1``,
+    ``n_steps=256`` ...); one that is None keeps the recommended value.
+
+    With ``UnoVecEnv(128, "classic", 2, opponents="random")`` these settings reach a
+    win rate of about 0.98 against ``random`` within minutes on 2 cores
+    (docs/examples.md has the measured figures)."""
+    overrides = {k: v for k, v in overrides.items() if v is not None}
+    kwargs = dict(PPO_SETTINGS)
+    if "policy_kwargs" not in overrides:
+        kwargs["policy_kwargs"] = policy_kwargs(venv.config, tuple(hidden))
+    kwargs.update(overrides)
+    kwargs["batch_size"] = min(int(kwargs["batch_size"]),
+                               int(kwargs["n_steps"]) * int(venv.num_envs))
+    return kwargs
 
 
 def policy_kwargs(config, hidden=(256, 256), extra_inputs: int = 0) -> dict:

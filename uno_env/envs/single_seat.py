@@ -46,6 +46,11 @@ Version History (``SingleAgentEnv``; CHANGELOG.md has the project's log)
       ``uno_env/Uno-v0`` with that default.
     * v1 (0.2.0): ``num_players`` defaults to 4. With ``num_players`` given, v0 and v1
       play the same games.
+    * v2 (unreleased): the step that ends an episode (and ``action_masks()`` after it)
+      reports a mask of every action instead of none, so that a masked sampler still
+      returns an action for the step Gymnasium's next-step autoreset ignores
+      (``make_vec(..., vectorization_mode="sync"/"async")``; ``SingleAgentEnv``'s
+      docstring). The games, observations and rewards are v1's.
 """
 from __future__ import annotations
 
@@ -370,6 +375,14 @@ class SingleAgentEnv(gymnasium.Env):
     info dict carries ``action_mask``, the learner's ``seat`` and the ``game_index``;
     ``action_masks()`` is what sb3-contrib's ``MaskablePPO`` asks for.
 
+    The mask of an ended episode (the ``info`` of the step that ends it, and
+    ``action_masks()`` until the next ``reset()``) marks every action: no move is left,
+    but Gymnasium's vector envs in their default next-step autoreset mode
+    (``gymnasium.make_vec(..., vectorization_mode="sync")`` or ``"async"``) send one
+    more action, which they ignore while they reset the env, and a masked sampler
+    cannot draw from an empty mask. ``step()`` after the end still raises; the
+    ``terminated``/``truncated`` flags, not the mask, say the episode is over.
+
     An illegal action (any action of the space may come, e.g. from an agent without
     masks or from ``gymnasium``'s env checker) is handled by ``illegal_action``:
     "lose" (default) ends the episode with ``illegal_reward`` and
@@ -401,7 +414,7 @@ class SingleAgentEnv(gymnasium.Env):
 
     def _info(self) -> dict:
         b = self.batch
-        return {"action_mask": b.mask[0].astype(np.int8),
+        return {"action_mask": self.action_masks().astype(np.int8),
                 "seat": int(b.learner_seat[0]), "game_index": int(b.game_index[0])}
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
@@ -432,8 +445,7 @@ class SingleAgentEnv(gymnasium.Env):
         if not (0 <= a < self.action_space.n and self.batch.mask[0, a]) \
                 and self.illegal_action == "lose":
             self._forfeited = True
-            info = self._info()
-            info["action_mask"][:] = 0
+            info = self._info()          # an ended episode: every action (class doc)
             info["illegal_action"] = True
             return self.batch.obs[0].copy(), self.illegal_reward, True, False, info
         if not 0 <= a < self.action_space.n:  # "raise" (and no int64 for the kernel)
@@ -444,9 +456,10 @@ class SingleAgentEnv(gymnasium.Env):
                 self._info())
 
     def action_masks(self) -> np.ndarray:
-        """bool[A]: the learner's legal actions now (all False once the episode ended)."""
-        if self._forfeited:
-            return np.zeros(self.action_space.n, bool)
+        """bool[A]: the learner's legal actions now; once the episode ended, every
+        action (the class docstring says why)."""
+        if self._forfeited or self.batch.done[0]:
+            return np.ones(self.action_space.n, bool)
         return self.batch.mask[0].astype(bool)
 
     def render(self):

@@ -37,7 +37,8 @@ Agents. ``SPEC`` is a numba agent's name (``random``, ``greedy``, ``heuristic``,
 ``ppo_classic_2p``, a plug-in's agent), a ``.npz`` policy file, or ``module:Factory``:
 ``Factory(config)`` returns an object with ``act(observation, action_mask=None) -> int``
 and, for speed, ``act_batch(observations, masks) -> actions`` (``config`` is the track's
-``uno_env.Config``). A model made for another game (a 2-player model on a 4-player
+``uno_env.Config``); ``module`` is imported as ``python -m`` finds it, from the current
+directory first, then the installed packages. A model made for another game (a 2-player model on a 4-player
 track) is not played on that track: the card says so.
 """
 from __future__ import annotations
@@ -224,13 +225,34 @@ class _Batched:
                         np.int64)
 
 
+def _import_as_python_m(module: str):
+    """Import ``module`` as ``python -m`` would find it: the current directory first on
+    the import path (a console script such as ``uno-bench`` has its own directory
+    there instead), for this import only."""
+    import os
+    import sys
+    cwd = os.getcwd()
+    added = cwd not in sys.path and "" not in sys.path
+    if added:
+        sys.path.insert(0, cwd)
+        importlib.invalidate_caches()
+    try:
+        return importlib.import_module(module)
+    finally:
+        if added:
+            sys.path.remove(cwd)
+
+
 def _factory(spec: str):
     module, _, attr = spec.partition(":")
     try:
-        mod = importlib.import_module(module)
+        mod = _import_as_python_m(module)
     except ImportError as err:
-        raise ValueError(f"agent {spec!r}: cannot import module {module!r} ({err}); an "
-                         f"agent is a name, a .npz file or module:Factory") from None
+        import os
+        raise ValueError(f"agent {spec!r}: cannot import module {module!r} from the "
+                         f"current directory ({os.getcwd()}) or the installed packages "
+                         f"({err}); an agent is a name, a .npz file or module:Factory"
+                         ) from None
     if not callable(getattr(mod, attr, None)):
         raise ValueError(f"agent {spec!r}: module {module!r} has no callable {attr!r}")
     return getattr(mod, attr)

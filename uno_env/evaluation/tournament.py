@@ -13,6 +13,16 @@ every seat in exactly one lineup. Every lineup plays the same number of games,
 ``ceil(num_games / K)`` (the total is rounded up to a multiple of ``K``), hence each agent
 plays exactly that many games in each seat.
 
+Schedules. ``schedule="rotate"`` (the default) plays the ``K`` lineups above, all
+agents together. ``schedule="pairs"`` plays every pair of agents alone at the table
+instead: for each pair ``(a[i], a[j])``, ``i < j``, in agent order, the two lineups of
+the rotation above over those two agents (``A B A B`` and ``B A B A`` with 4 seats), so
+each agent of a pair sits every seat equally often, and ``h2h[A][B]`` is A's win rate in
+games of A and B alone: a head-to-head that measures the pair. With the rotation and
+``K <= P`` every game seats every agent, so "A won with B at the table" is A's overall
+win rate: ``leaderboard()`` prints no head-to-head table then, but the line saying so
+(``TournamentResult.head_to_head_note``).
+
 Reproducibility. Lineup ``r`` plays games ``r*G .. r*G + G - 1`` of ``seed``
 (``G`` games per lineup), so no deal is played twice and the whole run is a function of
 the seed alone: identical for any ``threads`` (``simulate``'s guarantee) and any chunking.
@@ -57,12 +67,25 @@ from uno_env.evaluation.simulation import simulate
 
 CHUNK = 8192
 BACKENDS = ("local", "ray")
+#: ``tournament(schedule=...)``: who meets whom (module docstring, Schedules)
+SCHEDULES = ("rotate", "pairs")
 
 
 def lineups(agents, num_players: int) -> list[tuple[str, ...]]:
     """The ``K`` rotated lineups (see the module docstring)."""
     k = len(agents)
     return [tuple(agents[(r + s) % k] for s in range(num_players)) for r in range(k)]
+
+
+def schedule_lineups(agents, num_players: int, schedule: str = "rotate"
+                     ) -> list[tuple[str, ...]]:
+    """The lineups of a ``schedule`` (module docstring, Schedules)."""
+    if schedule == "rotate":
+        return lineups(agents, num_players)
+    if schedule == "pairs":
+        return [lu for i, a in enumerate(agents) for b in agents[i + 1:]
+                for lu in lineups((a, b), num_players)]
+    raise ValueError(f"unknown schedule {schedule!r}; valid: {', '.join(SCHEDULES)}")
 
 
 def _check_agents(agents) -> tuple[tuple[str, ...], dict]:
@@ -253,6 +276,7 @@ class TournamentResult:
     elapsed: float = 0.0          # seconds playing the games
     threads: int | None = None
     rating_seconds: float = 0.0   # seconds computing the ratings
+    schedule: str = "rotate"      # SCHEDULES: who met whom (module docstring)
 
     # --- derived tables ----------------------------------------------------------------
     @property
@@ -331,6 +355,38 @@ class TournamentResult:
                                "rate": wins / games if games else None}
         return table
 
+    @property
+    def head_to_head_note(self) -> str | None:
+        """None when the head-to-head table measures pairings; else the one line that
+        says why it is not printed (every game seated every agent)."""
+        seats = self._seat_matrix()
+        if any(len(set(seats[r].tolist())) < len(self.agents)
+               for r in range(len(self.lineups))):
+            return None
+        return (f"no head-to-head table: every game seated all {len(self.agents)} agents "
+                f"({self.num_players} seats), so 'A won with B at the table' is only A's "
+                f"overall win rate; schedule 'pairs' plays each pair alone")
+
+    def played(self) -> str:
+        """One line on what was played: schedule, lineups, games, seats."""
+        per_seat = self.seat_counts()
+        seats = ("every agent in every seat "
+                 f"{int(per_seat.max()):,} times" if (per_seat == per_seat.max()).all()
+                 else "seats per agent in seat_counts")
+        what = ("each pair of agents alone at the table" if self.schedule == "pairs"
+                else "all agents rotated through the seats")
+        return (f"{self.schedule}: {what}; {len(self.lineups)} line-ups x "
+                f"{self.games_per_lineup:,} games; {seats}")
+
+    def _h2h_caption(self) -> str:
+        if self.schedule == "pairs":
+            return (f"head to head (row's win rate in the {2 * self.games_per_lineup:,} "
+                    f"games of row and column alone):")
+        if all(len(set(lu)) == 2 for lu in self.lineups):     # e.g. 2 seats
+            return "head to head (row's win rate in the games of row and column alone):"
+        return ("head to head (row's win rate in the games where row and column both "
+                "sat; other agents sat too):")
+
     # --- output ------------------------------------------------------------------------
     def leaderboard(self) -> str:
         rows = self.stats()
@@ -338,6 +394,7 @@ class TournamentResult:
                  f"seed {self.seed}, {len(self.lineups)} lineups x "
                  f"{self.games_per_lineup:,} games; {self.elapsed:.1f} s "
                  f"({self.games_per_hour:,.0f} games/hour); truncated {self.truncated}",
+                 self.played(),
                  f"{'#':>2} {'agent':12s} {'games':>9s} {'wins':>8s} {'win rate':>9s} "
                  f"{'95% interval':>17s} {'pts/seat':>9s} {'mu':>7s} {'sigma':>6s}"]
         for n, d in enumerate(rows, 1):
@@ -346,15 +403,19 @@ class TournamentResult:
             lines.append(f"{n:2d} {d['agent']:12s} {d['games']:9,d} {d['wins']:8,d} "
                          f"{d['win_rate']:9.4f} [{d['ci_low']:.4f}, {d['ci_high']:.4f}] "
                          f"{d['mean_points']:9.2f} {mu} {sg}")
-        h2h = self.head_to_head()
-        lines.append("head to head (row won the game with column at the table):")
-        lines.append(" " * 12 + "".join(f"{b:>12s}" for b in self.agents))
-        for a in self.agents:
-            cells = []
-            for b in self.agents:
-                rate = None if a == b else h2h[a][b]["rate"]
-                cells.append(f"{'-':>12s}" if rate is None else f"{rate:12.4f}")
-            lines.append(f"{a:12s}" + "".join(cells))
+        note = self.head_to_head_note
+        if note is not None:
+            lines.append(note)
+        else:
+            h2h = self.head_to_head()
+            lines.append(self._h2h_caption())
+            lines.append(" " * 12 + "".join(f"{b:>12s}" for b in self.agents))
+            for a in self.agents:
+                cells = []
+                for b in self.agents:
+                    rate = None if a == b else h2h[a][b]["rate"]
+                    cells.append(f"{'-':>12s}" if rate is None else f"{rate:12.4f}")
+                lines.append(f"{a:12s}" + "".join(cells))
         if self.ratings:
             lines.append(f"ratings: openskill PlackettLuce over {self.rated_games:,} games "
                          f"({self.rating_seconds:.1f} s)")
@@ -365,12 +426,18 @@ class TournamentResult:
             "agents": list(self.agents), "preset": self.preset,
             "num_players": self.num_players, "seed": self.seed, "rules": self.rules,
             "num_games": self.num_games, "games_per_lineup": self.games_per_lineup,
+            "schedule": self.schedule, "played": self.played(),
             "lineups": [list(lu) for lu in self.lineups],
+            # lineup r (seat 0 first) played games first_game .. first_game + games - 1
+            "lineup_games": [{"lineup": list(lu), "games": self.games_per_lineup,
+                              "first_game": r * self.games_per_lineup}
+                             for r, lu in enumerate(self.lineups)],
             "seat_counts": {a: c.tolist() for a, c in zip(self.agents, self.seat_counts())},
             "truncated": self.truncated, "elapsed": self.elapsed,
             "rating_seconds": self.rating_seconds,
             "games_per_hour": self.games_per_hour, "threads": self.threads,
             "leaderboard": self.stats(), "head_to_head": self.head_to_head(),
+            "head_to_head_note": self.head_to_head_note,
             "ratings": self.ratings, "rated_games": self.rated_games,
             "rating_model": "openskill PlackettLuce; winner first, the others tied",
         }
@@ -403,9 +470,11 @@ class TournamentResult:
     def _plot(self, path, rows) -> None:
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
-        fig = Figure(figsize=(max(4, 1.3 * len(rows) + 2), 4))
+        h2h = self.head_to_head_note is None
+        width = max(4, 1.3 * len(rows) + 2)
+        fig = Figure(figsize=(width + (1.1 * len(rows) + 3 if h2h else 0), 4.6))
         FigureCanvasAgg(fig)
-        ax = fig.add_subplot()
+        ax = fig.add_subplot(1, 2, 1) if h2h else fig.add_subplot()
         names = [d["agent"] for d in rows]
         rates = np.array([d["win_rate"] for d in rows])
         err = np.array([[d["win_rate"] - d["ci_low"] for d in rows],
@@ -414,7 +483,33 @@ class TournamentResult:
         ax.set_ylabel("win rate (95% Wilson interval)")
         ax.set_title(f"{self.preset}, {self.num_players} players, "
                      f"{self.num_games:,} games")
-        fig.tight_layout()
+        # what was played, under the chart: schedule, line-ups, games per line-up
+        shown = "; ".join(" ".join(lu) for lu in self.lineups[:4])
+        more = f" (+{len(self.lineups) - 4} more)" if len(self.lineups) > 4 else ""
+        fig.text(0.01, 0.01, f"{self.played()}\nline-ups (seat 0 first): {shown}{more}",
+                 fontsize=7, va="bottom")
+        if h2h:
+            table = self.head_to_head()
+            k = len(self.agents)
+            grid = np.full((k, k), np.nan)
+            for i, a in enumerate(self.agents):
+                for j, b in enumerate(self.agents):
+                    if i != j and table[a][b]["rate"] is not None:
+                        grid[i, j] = table[a][b]["rate"]
+            hx = fig.add_subplot(1, 2, 2)
+            hx.imshow(grid, vmin=0, vmax=1, cmap="RdBu")
+            for i in range(k):
+                for j in range(k):
+                    if not np.isnan(grid[i, j]):
+                        hx.text(j, i, f"{grid[i, j]:.2f}", ha="center", va="center",
+                                fontsize=8, color="white" if abs(grid[i, j] - 0.5) > 0.3
+                                else "black")
+            hx.set_xticks(range(k), self.agents, rotation=30, ha="right")
+            hx.set_yticks(range(k), self.agents)
+            hx.set_title("head to head: row's win rate" + (
+                "\n(the pair alone)" if self.schedule == "pairs" else
+                "\n(both at the table)"), fontsize=9)
+        fig.tight_layout(rect=(0, 0.09, 1, 1))
         fig.savefig(path, format="png")
 
 
@@ -448,10 +543,15 @@ def tournament(agents=("random", "greedy", "heuristic"), preset: str = "classic"
                num_players: int = 4, num_games: int = 100_000, seed: int = 0,
                threads: int | None = None, progress: bool = True,
                rating_games: int | None = 20_000, backend: str = "local",
-               address: str | None = None, **rules) -> TournamentResult:
+               address: str | None = None, schedule: str = "rotate",
+               **rules) -> TournamentResult:
     """Play every agent in every seat equally often (see the module docstring).
 
-    ``num_games`` is rounded up to a multiple of the number of agents. ``rating_games``
+    ``schedule``: ``"rotate"`` (all agents together, rotated through the seats) or
+    ``"pairs"`` (every pair of agents alone at the table, for a head-to-head table that
+    measures pairings; module docstring, Schedules). ``num_games`` is rounded up to a
+    multiple of the number of lineups (the number of agents for ``"rotate"``, ``K(K-1)``
+    for ``"pairs"``). ``rating_games``
     rates only the first that many games (default 20,000; None rates all).
 
     ``backend="local"`` plays the chunks one after the other in this process (numba
@@ -468,7 +568,9 @@ def tournament(agents=("random", "greedy", "heuristic"), preset: str = "classic"
     if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)) \
             or num_games < 1:
         raise ValueError(f"num_games must be a positive integer, got {num_games!r}")
-    lus = lineups(agents, num_players)
+    if schedule not in SCHEDULES:
+        raise ValueError(f"unknown schedule {schedule!r}; valid: {', '.join(SCHEDULES)}")
+    lus = schedule_lineups(agents, num_players, schedule)
     k = len(lus)
     g = -(-int(num_games) // k)
     winner = np.empty((k, g), np.int32)
@@ -492,7 +594,8 @@ def tournament(agents=("random", "greedy", "heuristic"), preset: str = "classic"
             bar.close()
     elapsed = time.perf_counter() - start
     result = TournamentResult(agents, preset, num_players, int(seed), dict(rules), lus, g,
-                              winner, points, elapsed=elapsed, threads=used_threads)
+                              winner, points, elapsed=elapsed, threads=used_threads,
+                              schedule=schedule)
     t0 = time.perf_counter()
     result.ratings, result.rated_games = _rate(
         agents, result._seat_matrix(), result._winning_agent(), rating_games)
