@@ -21,7 +21,7 @@ What is measured
     ``game``        the ``Game`` part alone
     ``env``         the ``env()`` part alone
     ``simulate``    ``simulate(preset, 4 players, random agents, 100 games)``
-    ``vector``      ``VectorEnv(16, preset)``: reset and one step with legal actions
+    ``vector``      ``EverySeatBatch(16, preset)``: reset and one step with legal actions
     ``single``      ``SingleAgentEnv(preset)``: reset and one step with a legal action
     ==============  ======================================================================
 
@@ -145,10 +145,10 @@ elif case == "simulate":
                  num_games=int(os.environ["COMPILE_TIME_GAMES"]), seed=0)
     lap("simulate")
 elif case == "vector":
-    from uno_env.envs.every_seat import VectorEnv
+    from uno_env.envs.every_seat import EverySeatBatch
     lap("import vector")
-    v = VectorEnv(int(os.environ["COMPILE_TIME_ENVS"]), preset=preset, seed=0)
-    lap("VectorEnv()")
+    v = EverySeatBatch(int(os.environ["COMPILE_TIME_ENVS"]), preset=preset, seed=0)
+    lap("EverySeatBatch()")
     out = v.reset(); lap("reset")
     mask = np.asarray(out[1])
     v.step(mask.argmax(axis=1).astype(np.int64)); lap("step")

@@ -3,9 +3,9 @@ every seat) with every invariant checked after every step, in chunks of games.
 
     python benchmarks/contract.py --preset chaos --players 4 --games 100000
 
-Chunk ``c`` plays games ``c * chunk ..`` of the seed through one ``VectorEnv``
+Chunk ``c`` plays games ``c * chunk ..`` of the seed through one ``EverySeatBatch``
 (``check_random_play``), then (``--replay``) replays them through ``Game`` and a smaller
-``VectorEnv``. ``simulate`` = ``Game`` and the thread/batch-size independence are
+``EverySeatBatch``. ``simulate`` = ``Game`` and the thread/batch-size independence are
 checked once on ``--compare`` games. Prints the games, decisions and truncations
 checked, and the time; exits non-zero with the check's message on a broken contract.
 """
@@ -62,10 +62,10 @@ def main(argv=None):
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--games", type=int, default=10_000)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--chunk", type=int, default=256, help="games per VectorEnv")
+    ap.add_argument("--chunk", type=int, default=256, help="games per EverySeatBatch")
     ap.add_argument("--agent", default="random", choices=("random", "greedy", "heuristic"))
     ap.add_argument("--replay", action="store_true",
-                    help="also replay every chunk through Game and a smaller VectorEnv")
+                    help="also replay every chunk through Game and a smaller EverySeatBatch")
     ap.add_argument("--compare", type=int, default=200,
                     help="games compared with simulate() game by game")
     ap.add_argument("--json", action="store_true")

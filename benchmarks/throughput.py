@@ -1,4 +1,4 @@
-"""Throughput table: simulate, VectorEnv, AEC and RLCard side by side (the same as
+"""Throughput table: simulate, EverySeatBatch, AEC and RLCard side by side (the same as
 ``uno-bench bench``, whose options it takes: ``--seconds``, ``--players``, ``--preset``,
 ``--rule``, ``--json``; ``python benchmarks/throughput.py --help``)."""
 import sys

@@ -47,7 +47,11 @@ def _run(checkout: Path, cache: str, args: list[str], python: str,
     out = subprocess.run([python, *command, *args] if command[0] != "-c" else
                          [python, *command], env=env,
                          cwd=checkout, capture_output=True, text=True, check=True)
-    return json.loads(out.stdout[out.stdout.index("{"):])
+    result = json.loads(out.stdout[out.stdout.index("{"):])
+    # the every-seat batch's rows were "VectorEnv ..." before 0.2
+    result["rows"] = {k.replace("VectorEnv", "EverySeatBatch", 1) if k.startswith(
+        "VectorEnv") else k: v for k, v in result["rows"].items()}
+    return result
 
 
 def _label(checkout: Path) -> str:

@@ -3,7 +3,7 @@
 Public API: ``Game`` (scenarios and moves), ``env``/``raw_env`` (PettingZoo AEC),
 ``SingleAgentEnv`` and ``LearnerBatch`` (one learning seat against opponents played
 inside numba), ``GymVectorEnv`` (many such games as a
-``gymnasium.vector.VectorEnv``, one numba call per step), ``VectorEnv`` (many games,
+``gymnasium.vector.VectorEnv``, one numba call per step), ``EverySeatBatch`` (many games,
 every seat, one kernel call per step),
 ``simulate`` (whole games in numba, agents by name; returns a ``SimResult``),
 ``tournament`` (agents in every seat: leaderboard and ratings), ``presets``,
@@ -22,7 +22,7 @@ Importing the package registers the environments (``uno_env.envs.registration``)
 """
 from uno_env import _moved
 from uno_env.envs.aec import env, raw_env
-from uno_env.envs.every_seat import VectorEnv
+from uno_env.envs.every_seat import EverySeatBatch
 from uno_env.envs.game import Game
 from uno_env.envs.gym_vector import GymVectorEnv
 from uno_env.envs.registration import register_envs
@@ -39,11 +39,14 @@ _moved.install()
 
 
 def __getattr__(name: str):
+    if name == "VectorEnv":  # the every-seat batch's 0.1 name (uno_env.envs.every_seat)
+        from uno_env.envs import every_seat
+        return every_seat.__getattr__(name)
     # the 0.1 module paths (uno_env.learner, uno_env.cards, ...): uno_env._moved
     return _moved.alias(name)
 
 
-__all__ = ["Config", "Game", "GymVectorEnv", "LearnerBatch", "PRESETS", "Rules",
-           "SimResult", "SingleAgentEnv", "VectorEnv", "env", "evaluate", "make_config",
+__all__ = ["Config", "EverySeatBatch", "Game", "GymVectorEnv", "LearnerBatch", "PRESETS",
+           "Rules", "SimResult", "SingleAgentEnv", "env", "evaluate", "make_config",
            "make_rules", "presets", "raw_env", "simulate", "tournament"]
 __version__ = "0.1.0"

@@ -11,7 +11,7 @@ one configuration; each is also a function of its own, for a pytest parametrisat
 A broken contract raises ``AssertionError`` whose message names the configuration, the
 seed, the game (the slot, or the game index of the seed) and the step.
 
-* ``check_random_play``: random games batched through ``VectorEnv`` (random legal
+* ``check_random_play``: random games batched through ``EverySeatBatch`` (random legal
   actions drawn in numpy from the masks; finished games stay finished). After the deal
   and after every step, for every game: each card of the deck is in exactly one place
   (hands + draw pile + discard pile = the deck's copies of each type; UNO Flip: the
@@ -21,15 +21,15 @@ seed, the game (the slot, or the game index of the seed) and the step.
   the observation is finite and inside ``observation_space``. On every
   ``mask_every``-th step the ``GameOps.legal_mask`` count equals the mask's entries. On
   every ``hidden_every``-th step one game is copied into a ``Game``: its observation
-  and mask equal ``VectorEnv``'s, and exchanging an opponent's card with a draw-pile
+  and mask equal ``EverySeatBatch``'s, and exchanging an opponent's card with a draw-pile
   card (same visible back with Flip), permuting the draw pile (below its visible top
   card with Flip) leaves the decider's observation and mask unchanged; with Flip,
   changing the back an opponent shows does change it. A finished game has a winner
   with an empty hand, zero-sum rewards as ``reward`` defines them and round points as
   docs/rules.md 2 defines them, or was truncated at ``max_turns`` with zero rewards.
-* ``check_vector_matches_game``: each ``VectorEnv`` game, replayed action by action
+* ``check_vector_matches_game``: each ``EverySeatBatch`` game, replayed action by action
   through ``Game.reset(seed, index)``, ends in the same state.
-* ``check_vector_batch_size``: a smaller ``VectorEnv`` dealing a later part of the
+* ``check_vector_batch_size``: a smaller ``EverySeatBatch`` dealing a later part of the
   games and fed the same actions ends in the same states.
 * ``check_simulate_matches_game``: ``simulate``'s random-agent game ``i`` is game ``i``
   of ``Game`` played by the same agent (``GameOps.random_legal``): steps, turns,
@@ -64,7 +64,7 @@ from uno_env.engine.tallies import recount_state
 from uno_env.envs.game import Game
 from uno_env.rules import check_seed
 from uno_env.evaluation.simulation import simulate
-from uno_env.envs.every_seat import VectorEnv
+from uno_env.envs.every_seat import EverySeatBatch
 
 __all__ = ["ContractReport", "check_contract", "check_random_play",
            "check_vector_matches_game", "check_vector_batch_size",
@@ -172,7 +172,7 @@ def _check_cards(cfg: Config, st, where: str) -> None:
             fail(bad[0], "the dark faces of the match are not the deck's dark faces")
 
 
-def _check_decisions(cfg: Config, venv: VectorEnv, obs, mask, player, where: str) -> None:
+def _check_decisions(cfg: Config, venv: EverySeatBatch, obs, mask, player, where: str) -> None:
     """Deciders, pending draws, masks and observations of every game."""
     st = venv._state
     live = st.info[:, C.I_STATUS] == C.STATUS_PLAYING
@@ -282,9 +282,9 @@ def _check_hidden(cfg: Config, game: Game, obs, mask, rng, where: str) -> int:
     seat = game.current_player
     flip = cfg.deck.double_sided
     assert np.array_equal(game.observe(seat), obs), \
-        f"{where}: Game.observe differs from VectorEnv's observation of the same state"
+        f"{where}: Game.observe differs from EverySeatBatch's observation of the same state"
     assert np.array_equal(game.action_mask(), mask), \
-        f"{where}: Game's mask differs from VectorEnv's for the same state"
+        f"{where}: Game's mask differs from EverySeatBatch's for the same state"
     moves = game.legal_moves()
     assert len(set(moves)) == len(moves) == int(mask.sum()), \
         f"{where}: the legal moves' names are not one per legal action: {moves}"
@@ -331,7 +331,7 @@ def check_random_play(preset: str = "classic", num_players: int = 4, games: int 
                       agent: str = "random", first_game: int = 0,
                       **rules) -> ContractReport:
     """Play games ``first_game .. first_game + games - 1`` of ``seed`` through one
-    ``VectorEnv`` and check the state of every game after every step (see the module
+    ``EverySeatBatch`` and check the state of every game after every step (see the module
     docstring). ``agent``: "random" (uniform legal actions drawn in numpy, seeded), or
     "greedy"/"heuristic" in every seat (the ``policy`` entry point; its every choice
     must be legal). Returns what was checked, with the actions played in each slot."""
@@ -340,7 +340,7 @@ def check_random_play(preset: str = "classic", num_players: int = 4, games: int 
     if agent not in ("random",) + tuple(_POLICIES):
         raise ValueError(f"agent must be one of random, {', '.join(_POLICIES)}; got "
                          f"{agent!r}")
-    venv = VectorEnv(games, preset, num_players, seed=seed, auto_reset=False, **rules)
+    venv = EverySeatBatch(games, preset, num_players, seed=seed, auto_reset=False, **rules)
     ops = GameOps(cfg)
     game = Game(preset, num_players, seed=seed, **rules)
     rng = np.random.default_rng(seed)
@@ -425,12 +425,12 @@ def check_vector_matches_game(report: ContractReport, sample=None) -> None:
     ``sample``: the slots to replay (default: all)."""
     cfg = make_config(report.preset, report.num_players, **report.rules)
     base = _where(cfg, report.seed, report.rules)
-    venv = VectorEnv(report.games, report.preset, report.num_players, seed=report.seed,
+    venv = EverySeatBatch(report.games, report.preset, report.num_players, seed=report.seed,
                      auto_reset=False, **report.rules)
     first, _, _ = venv.reset(first_game=report.first_game)
     first, dealt = first.copy(), venv._state.hands.copy()
     final = _replay_vector(venv, report.actions)
-    other = VectorEnv(report.games, report.preset, report.num_players,
+    other = EverySeatBatch(report.games, report.preset, report.num_players,
                       seed=report.seed + 1, auto_reset=False, **report.rules)
     other.reset(first_game=report.first_game)
     assert not np.array_equal(other._state.hands, dealt), \
@@ -444,17 +444,17 @@ def check_vector_matches_game(report: ContractReport, sample=None) -> None:
         where = f"{base}, game {index} (slot {b})"
         game.reset(report.seed, index)
         assert np.array_equal(game.observe(game.current_player), first[b]), \
-            f"{where}: Game's first observation differs from VectorEnv's"
+            f"{where}: Game's first observation differs from EverySeatBatch's"
         for step, a in enumerate(report.actions[b]):
             mask = game.action_mask()
-            assert mask[a], f"{where}, step {step}: VectorEnv's legal action {a} is " \
+            assert mask[a], f"{where}, step {step}: EverySeatBatch's legal action {a} is " \
                             f"illegal in Game"
             game.step(a)
-        assert game.is_over, f"{where}: not over after VectorEnv's actions"
-        _assert_same_state(final, b, game._state, 0, f"{where}: Game vs VectorEnv")
+        assert game.is_over, f"{where}: not over after EverySeatBatch's actions"
+        _assert_same_state(final, b, game._state, 0, f"{where}: Game vs EverySeatBatch")
 
 
-def _replay_vector(venv: VectorEnv, actions: list) -> object:
+def _replay_vector(venv: EverySeatBatch, actions: list) -> object:
     """Step a reset ``venv`` slot ``b`` with ``actions[b]`` (then 0 once it is over)."""
     longest = max((len(a) for a in actions), default=0)
     row = np.zeros(venv.num_envs, np.int64)
@@ -466,24 +466,24 @@ def _replay_vector(venv: VectorEnv, actions: list) -> object:
 
 
 def check_vector_batch_size(report: ContractReport) -> None:
-    """A ``VectorEnv`` of a third of the games (at least one), dealing from the middle
+    """A ``EverySeatBatch`` of a third of the games (at least one), dealing from the middle
     slot on (``reset(first_game=...)``), ends each game in the state of
     ``check_random_play``'s batch when fed the same actions."""
     cfg = make_config(report.preset, report.num_players, **report.rules)
     base = _where(cfg, report.seed, report.rules)
     size = max(1, report.games // 3)
     lo = min(report.games // 2, report.games - size)
-    venv = VectorEnv(report.games, report.preset, report.num_players, seed=report.seed,
+    venv = EverySeatBatch(report.games, report.preset, report.num_players, seed=report.seed,
                      auto_reset=False, **report.rules)
     venv.reset(first_game=report.first_game)
     whole = _replay_vector(venv, report.actions)
-    part = VectorEnv(size, report.preset, report.num_players, seed=report.seed,
+    part = EverySeatBatch(size, report.preset, report.num_players, seed=report.seed,
                      auto_reset=False, **report.rules)
     part.reset(first_game=int(report.game_index[lo]))
     small = _replay_vector(part, report.actions[lo:lo + size])
     for b in range(size):
         _assert_same_state(whole, lo + b, small, b,
-                           f"{base}, game {int(report.game_index[lo + b])}: VectorEnv of "
+                           f"{base}, game {int(report.game_index[lo + b])}: EverySeatBatch of "
                            f"{report.games} games vs one of {size}")
 
 

@@ -116,7 +116,7 @@ DOC_PAGES = ("environments.md", "examples.md", "your-agent.md")
 #: page (a stale one fails the test), and a block runs as written apart from these
 BUDGETS = {
     "environments.md": [("num_games=100_000", "num_games=200"),
-                        ("VectorEnv(1024,", "VectorEnv(64,"),
+                        ("EverySeatBatch(1024,", "EverySeatBatch(64,"),
                         ("UnoVecEnv(128,", "UnoVecEnv(4,"),
                         ("model.learn(1_000_000)", "model.learn(512)")],
     "examples.md": [("UnoVecEnv(128,", "UnoVecEnv(4,"),

@@ -1,4 +1,4 @@
-"""simulate, VectorEnv and Game agree: the same seed and actions give the same games,
+"""simulate, EverySeatBatch and Game agree: the same seed and actions give the same games,
 whatever the batch size, chunking or thread count (issue [throughput] item 5)."""
 import numpy as np
 import pytest
@@ -7,7 +7,7 @@ import uno_env
 from uno_env.evaluation import simulation as sim_mod
 from uno_env.engine.entry import GameOps
 from uno_env.evaluation.simulation import simulate
-from uno_env.envs.every_seat import VectorEnv
+from uno_env.envs.every_seat import EverySeatBatch
 
 
 def _replay_random_game(seed, index, num_players, **rules):
@@ -73,7 +73,7 @@ def test_simulate_bad_arguments():
 
 
 def test_vector_env_replays_through_game():
-    venv = VectorEnv(8, num_players=3, seed=5)
+    venv = EverySeatBatch(8, num_players=3, seed=5)
     obs, mask, player = venv.reset()
     rng = np.random.default_rng(0)
     games = []
@@ -102,7 +102,7 @@ def test_vector_env_replays_through_game():
 
 
 def test_vector_env_refuses_an_illegal_action_without_stepping():
-    venv = VectorEnv(4, seed=0)
+    venv = EverySeatBatch(4, seed=0)
     obs, mask, player = venv.reset()
     before = (obs.copy(), mask.copy(), venv._state.info.copy())
     actions = venv.random_actions(np.random.default_rng(0))
@@ -117,7 +117,7 @@ def test_vector_env_refuses_an_illegal_action_without_stepping():
 
 def test_state_memory_per_game_is_under_4_kb():
     for n in (2, 4, 10):
-        assert VectorEnv(2, num_players=n).state_bytes_per_game <= 4096
+        assert EverySeatBatch(2, num_players=n).state_bytes_per_game <= 4096
 
 
 def test_python_streams_equal_the_kernels():
@@ -143,7 +143,7 @@ def test_python_streams_equal_the_kernels():
 def test_vector_env_obs_dtype_writes_the_same_games(preset):
     """obs_dtype="uint8" holds the float32 observation's values exactly, and None writes
     none; the games, masks and rewards are the same whatever the choice."""
-    envs = {dtype: VectorEnv(16, preset=preset, num_players=3, seed=5, obs_dtype=dtype)
+    envs = {dtype: EverySeatBatch(16, preset=preset, num_players=3, seed=5, obs_dtype=dtype)
             for dtype in ("float32", "uint8", None)}
     outs = {dtype: venv.reset() for dtype, venv in envs.items()}
     assert outs["uint8"][0].dtype == np.uint8 and outs[None][0] is None
@@ -162,7 +162,7 @@ def test_vector_env_obs_dtype_writes_the_same_games(preset):
 
 def test_vector_env_obs_dtype_refuses_what_it_cannot_hold():
     with pytest.raises(ValueError, match="'float32', 'uint8' or None"):
-        VectorEnv(2, obs_dtype="int64")
+        EverySeatBatch(2, obs_dtype="int64")
     with pytest.raises(ValueError, match="target_score"):
-        VectorEnv(2, obs_dtype="uint8", target_score=500)
-    assert VectorEnv(2, obs_dtype=np.uint8).obs_dtype == "uint8"
+        EverySeatBatch(2, obs_dtype="uint8", target_score=500)
+    assert EverySeatBatch(2, obs_dtype=np.uint8).obs_dtype == "uint8"

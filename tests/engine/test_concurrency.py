@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from uno_env import Game, VectorEnv, simulate
+from uno_env import Game, EverySeatBatch, simulate
 from uno_env.engine import _cache
 from uno_env.engine import jit as _jit
 from support import ROOT
@@ -71,8 +71,8 @@ def test_games_stepped_in_threads_match_serial():
 
 
 def run_vector(seed: int, steps: int = 80) -> str:
-    """A digest of everything ``VectorEnv.step`` returned over ``steps`` random steps."""
-    venv = VectorEnv(16, "classic", num_players=4, seed=seed)
+    """A digest of everything ``EverySeatBatch.step`` returned over ``steps`` random steps."""
+    venv = EverySeatBatch(16, "classic", num_players=4, seed=seed)
     digest = hashlib.sha256(b"".join(a.tobytes() for a in venv.reset()))
     rng = np.random.default_rng(seed)
     for _ in range(steps):

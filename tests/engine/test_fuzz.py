@@ -6,7 +6,7 @@ ValueError or TypeError naming what is valid, and a refused input changes nothin
   action ids and garbage, on classic and UNO Flip.
 - ``Game.from_scenario``: random whole-deck positions of the classic and flip decks are
   accepted and set up exactly; random corruptions of them are refused by name.
-- the AEC env, ``VectorEnv.step``, ``SingleAgentEnv.step`` and the rule flags.
+- the AEC env, ``EverySeatBatch.step``, ``SingleAgentEnv.step`` and the rule flags.
 
 Example counts are bounded by the profiles of ``tests/conftest.py`` (fixed seed under
 CI). Compiles the classic and flip game kernels and the classic vector and learner
@@ -30,7 +30,7 @@ from hypothesis.stateful import (  # noqa: E402
     RuleBasedStateMachine, initialize, invariant, precondition, rule)
 
 import uno_env  # noqa: E402
-from uno_env import Game, SingleAgentEnv, VectorEnv  # noqa: E402
+from uno_env import Game, SingleAgentEnv, EverySeatBatch  # noqa: E402
 from uno_env.rules.config import make_config  # noqa: E402
 from uno_env.rules import rule_names  # noqa: E402
 
@@ -429,7 +429,7 @@ def test_aec_env_refuses_garbage_and_keeps_its_state(illegal_action, seed, moves
                                                             "player_2")
 
 
-# --- VectorEnv.step ----------------------------------------------------------------------
+# --- EverySeatBatch.step ----------------------------------------------------------------------
 
 B = 4
 
@@ -457,7 +457,7 @@ BAD_BATCHES = st.one_of(
 @given(seed=st.integers(0, 2**63 - 1), steps=st.lists(st.one_of(
     st.just("legal"), st.just("one illegal"), BAD_BATCHES), max_size=15), data=st.data())
 def test_vector_env_step_refuses_bad_batches_and_steps_nothing(seed, steps, data):
-    venv = VectorEnv(B, "classic", num_players=3, seed=seed)
+    venv = EverySeatBatch(B, "classic", num_players=3, seed=seed)
     venv.reset()
     rng = np.random.default_rng(seed % 2**32)
     for step in steps:

@@ -2,7 +2,7 @@
 
 Each case plays seeded games through one API and hashes everything they produce:
 ``simulate`` (winners, turns, decisions, points and every counter of every game, for
-several agent line-ups), ``VectorEnv`` (observations, masks, rewards and flags of every
+several agent line-ups), ``EverySeatBatch`` (observations, masks, rewards and flags of every
 step with seeded random legal actions), the learner path (``LearnerBatch`` against numba
 opponents) and ``Game`` (the move log of a seeded random game). A refactor keeps every
 hash; a rules fix changes the hashes of the presets it touches, in its own commit that
@@ -64,8 +64,8 @@ def _simulate_hash(preset, players, agents, **rules) -> str:
 
 
 def _vector_hash(preset, players, **rules) -> str:
-    from uno_env.envs.every_seat import VectorEnv
-    env = VectorEnv(6, preset, num_players=players, seed=7, **rules)
+    from uno_env.envs.every_seat import EverySeatBatch
+    env = EverySeatBatch(6, preset, num_players=players, seed=7, **rules)
     rng = np.random.default_rng(11)
     out = list(env.reset())
     for _ in range(150):

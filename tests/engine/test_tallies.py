@@ -11,7 +11,7 @@ from uno_env import Game
 from uno_env.rules.config import make_config
 from uno_env.engine import codes as C
 from uno_env.engine.tallies import recount_state, tallies
-from uno_env.envs.every_seat import VectorEnv
+from uno_env.envs.every_seat import EverySeatBatch
 
 #: every single-sided variant, with rules that move cards in their own ways: 7-0 and
 #: hand shuffles (chaos), jump-ins, stacking, One Piece's gives and returned challenges
@@ -53,7 +53,7 @@ def _by_hand(state, g, spec) -> np.ndarray:
 @pytest.mark.parametrize("preset,players,rules", CASES,
                          ids=[f"{p}-{n}p" for p, n, _ in CASES])
 def test_tallies_follow_every_move(preset, players, rules):
-    env = VectorEnv(6, preset, num_players=players, seed=5, **rules)
+    env = EverySeatBatch(6, preset, num_players=players, seed=5, **rules)
     spec = env.config.spec
     rng = np.random.default_rng(3)
     env.reset()

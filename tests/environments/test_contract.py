@@ -1,7 +1,7 @@
 """The engine's contract (``uno_env.testing``) over every preset, several player counts
 and the rule flags of every variant: card conservation, exact legal masks, live games
 with a legal action, observations in their space and without hidden information, and
-finished games consistent after every step of random games; ``simulate`` = ``VectorEnv``
+finished games consistent after every step of random games; ``simulate`` = ``EverySeatBatch``
 = ``Game`` game by game; results independent of threads and batch size; the greedy and
 heuristic agents always legal.
 

@@ -11,11 +11,11 @@ import pytest
 import uno_env
 from uno_env.envs.aec import raw_env
 from uno_env.envs.single_seat import SingleAgentEnv
-from uno_env.envs.registration import register_envs
+from uno_env.envs.registration import RETIRED_GYMNASIUM_IDS, register_envs
 
 
 def test_gymnasium_make_builds_the_single_seat_env_with_presets_and_rule_flags():
-    env = gymnasium.make("uno_env/Uno-v1", preset="street", num_players=3,
+    env = gymnasium.make("uno_env/UnoSingleSeat-v2", preset="street", num_players=3,
                          opponents="heuristic", stack="same", seed=4)
     inner = env.unwrapped
     assert isinstance(inner, SingleAgentEnv)
@@ -31,30 +31,25 @@ def test_gymnasium_make_builds_the_single_seat_env_with_presets_and_rule_flags()
     np.testing.assert_array_equal(direct.reset(seed=4)[0], env.reset(seed=4)[0])
 
 
-def test_gymnasium_ids_default_to_their_versions_players():
-    assert gymnasium.make("uno_env/Uno-v1").unwrapped.config.num_players == 4
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")   # Gymnasium: "v0 is out of date, use v1"
-        old = gymnasium.make("uno_env/Uno-v0")
-        assert old.unwrapped.config.num_players == 2
-        assert gymnasium.make("uno_env/Uno-v0", num_players=3).unwrapped \
-            .config.num_players == 3
-    flip = gymnasium.make("uno_env/Uno-v1", preset="flip", num_players=3, bluff=False)
+def test_the_gymnasium_id_defaults_to_four_players_and_takes_flags():
+    assert gymnasium.make("uno_env/UnoSingleSeat-v2").unwrapped.config.num_players == 4
+    flip = gymnasium.make("uno_env/UnoSingleSeat-v2", preset="flip", num_players=3,
+                          bluff=False)
     assert flip.unwrapped.config.rules.deck == "flip"
 
 
 def test_gymnasium_make_names_the_valid_flags_for_an_unknown_keyword():
     with pytest.raises(ValueError, match="unknown rule flag.*'colour'.*valid flags: deck"):
-        gymnasium.make("uno_env/Uno-v1", colour="red")
+        gymnasium.make("uno_env/UnoSingleSeat-v2", colour="red")
     with pytest.raises(ValueError, match="unknown preset 'uno2'; valid presets: classic"):
-        gymnasium.make("uno_env/Uno-v1", preset="uno2")
+        gymnasium.make("uno_env/UnoSingleSeat-v2", preset="uno2")
 
 
 def test_gymnasium_make_vec_steps_single_envs():
     """``vectorization_mode="sync"`` gives Gymnasium's SyncVectorEnv of the single-seat
     env (the default mode is the id's vector_entry_point, tests/environments/test_gym_vector.py)."""
-    venv = gymnasium.make_vec("uno_env/Uno-v1", num_envs=3, vectorization_mode="sync",
-                              num_players=2)
+    venv = gymnasium.make_vec("uno_env/UnoSingleSeat-v2", num_envs=3,
+                              vectorization_mode="sync", num_players=2)
     obs, infos = venv.reset(seed=1)
     assert obs.shape == (3, *venv.single_observation_space.shape)
     actions = np.array([m.argmax() for m in infos["action_mask"]])
@@ -65,31 +60,52 @@ def test_gymnasium_make_vec_steps_single_envs():
 
 
 def test_pettingzoo_make_builds_the_aec_env_with_presets_and_rule_flags():
-    env = pettingzoo.make("aec", "uno_env/Uno-v0", preset="street", num_players=3,
+    env = pettingzoo.make("aec", "uno_env/UnoAEC-v0", preset="street", num_players=3,
                           stack="same", illegal_action="lose")
     assert isinstance(env, raw_env)
     assert (env.config.preset, env.config.num_players) == ("street", 3)
     assert env.config.rules.stack == "same" and env.illegal_action == "lose"
     env.reset(seed=0)
     assert env.agents == ["player_0", "player_1", "player_2"]
-    assert pettingzoo.make("aec", "uno_env/Uno-v0").config.num_players == 4
+    assert pettingzoo.make("aec", "uno_env/UnoAEC-v0").config.num_players == 4
     with pytest.raises(ValueError, match="unknown rule flag"):
-        pettingzoo.make("aec", "uno_env/Uno-v0", colour="red")
+        pettingzoo.make("aec", "uno_env/UnoAEC-v0", colour="red")
 
 
 def test_registering_again_does_not_warn():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         register_envs()
-    assert "uno_env/Uno-v1" in gymnasium.registry
-    assert "uno_env/Uno-v0" in pettingzoo.aec_registry
+    assert "uno_env/UnoSingleSeat-v2" in gymnasium.registry
+    assert "uno_env/UnoAEC-v0" in pettingzoo.aec_registry
+
+
+def test_one_id_names_one_environment_across_the_registries():
+    """No id is in both registries (0.1's uno_env/Uno-v0 was the AEC env in PettingZoo
+    and a single-seat env in Gymnasium); the retired Gymnasium ids say which id to use,
+    and PettingZoo's old id builds the same AEC env with a warning."""
+    ours = {i for i in gymnasium.registry if i.startswith("uno_env/")}
+    working = ours - set(RETIRED_GYMNASIUM_IDS)
+    assert not working & set(pettingzoo.aec_registry)
+    for old in RETIRED_GYMNASIUM_IDS:
+        with pytest.raises(ValueError, match="uno_env/UnoSingleSeat-v2"):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # Gymnasium: "v0 is out of date"
+                gymnasium.make(old)
+        with pytest.raises(ValueError, match="uno_env/UnoAEC-v0"):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                gymnasium.make_vec(old, num_envs=2)
+    with pytest.warns(DeprecationWarning, match="uno_env/UnoAEC-v0"):
+        old = pettingzoo.make("aec", "uno_env/Uno-v0", num_players=3)
+    assert isinstance(old.unwrapped, raw_env) and old.unwrapped.config.num_players == 3
 
 
 def test_top_level_exports():
     from uno_env.evaluation.tournament import tournament as tournament_function
-    from uno_env.envs.every_seat import VectorEnv
-    assert uno_env.VectorEnv is VectorEnv and uno_env.tournament is tournament_function
-    assert {"VectorEnv", "tournament"} <= set(uno_env.__all__)
+    from uno_env.envs.every_seat import EverySeatBatch
+    assert uno_env.EverySeatBatch is EverySeatBatch and uno_env.tournament is tournament_function
+    assert {"EverySeatBatch", "tournament"} <= set(uno_env.__all__)
     assert all(hasattr(uno_env, name) for name in uno_env.__all__)
     result = uno_env.tournament(("random", "greedy"), num_players=2, num_games=20,
                                 seed=0, threads=1, progress=False)

@@ -235,7 +235,7 @@ def test_cli_play_bad_opponent():
 
 def test_python_agents_play_through_the_vector_env_and_match_the_numba_path():
     """A Python agent object (here the greedy policy's Python class, as a trained network
-    would be) plays the same game indices through VectorEnv: with the same policy the
+    would be) plays the same game indices through EverySeatBatch: with the same policy the
     results equal the numba agent's exactly."""
     import uno_env
     from agents import GreedyAgent
@@ -254,7 +254,7 @@ def test_python_agents_play_through_the_vector_env_and_match_the_numba_path():
 def test_python_agents_meet_search_agents_through_games_as_in_simulate():
     """A lineup of a Python agent and ``mcts`` plays through ``Game`` objects, the
     search seats of a game sharing its search stream: the same games as inside
-    ``simulate`` (a VectorEnv cannot host the search agent)."""
+    ``simulate`` (an EverySeatBatch cannot host the search agent)."""
     import uno_env
     from agents import GreedyAgent
 
@@ -271,13 +271,13 @@ def test_python_agents_meet_search_agents_through_games_as_in_simulate():
 
 
 def test_the_stream_random_agent_of_game_and_vector_env_plays_simulates_games():
-    """``Game.random_action`` and ``VectorEnv.stream_random_actions`` draw simulate's
+    """``Game.random_action`` and ``EverySeatBatch.stream_random_actions`` draw simulate's
     ``random`` agent from the game's own stream: the same games as inside simulate."""
     from uno_env import Game, simulate
-    from uno_env.envs.every_seat import VectorEnv
+    from uno_env.envs.every_seat import EverySeatBatch
 
     res = simulate("classic", 3, agents="random", num_games=5, seed=8, threads=1)
-    venv = VectorEnv(5, num_players=3, seed=8, auto_reset=False)
+    venv = EverySeatBatch(5, num_players=3, seed=8, auto_reset=False)
     venv.reset()
     while not venv.done.all():
         live = np.flatnonzero(~venv.done)
@@ -298,9 +298,9 @@ def test_the_stream_random_agent_of_game_and_vector_env_plays_simulates_games():
 
 
 def test_vector_env_without_auto_reset_keeps_finished_games():
-    from uno_env.envs.every_seat import VectorEnv
+    from uno_env.envs.every_seat import EverySeatBatch
 
-    venv = VectorEnv(6, num_players=2, seed=1, auto_reset=False, max_turns=40)
+    venv = EverySeatBatch(6, num_players=2, seed=1, auto_reset=False, max_turns=40)
     obs, mask, player = venv.reset(first_game=10)
     assert venv.game_index.tolist() == list(range(10, 16))
     rng = np.random.default_rng(0)

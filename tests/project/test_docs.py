@@ -174,7 +174,7 @@ def test_docs_site_builds_strictly(tmp_path):
                  "_repo/examples/cleanrl_ppo_masked.py"):
         assert (site / page).is_file(), page
     api = (site / "api" / "envs" / "index.html").read_text(encoding="utf-8")
-    for name in ("uno_env.envs.single_seat.SingleAgentEnv", "uno_env.envs.every_seat.VectorEnv",
+    for name in ("uno_env.envs.single_seat.SingleAgentEnv", "uno_env.envs.every_seat.EverySeatBatch",
                  "uno_env.envs.aec.raw_env", "uno_env.envs.gym_vector.GymVectorEnv"):
         assert f'id="{name}"' in api, name
 

@@ -690,8 +690,8 @@ def test_teams_rewards_through_env_are_shared_and_zero_sum():
 
 
 def test_vector_env_rejects_illegal_house_actions_unchanged():
-    from uno_env.envs.every_seat import VectorEnv
-    venv = VectorEnv(3, preset="street", num_players=4, seed=1)
+    from uno_env.envs.every_seat import EverySeatBatch
+    venv = EverySeatBatch(3, preset="street", num_players=4, seed=1)
     obs, mask, player = venv.reset()
     before = obs.copy()
     bad = np.array([int(np.flatnonzero(m == 0)[0]) for m in mask])

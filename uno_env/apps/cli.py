@@ -1,6 +1,6 @@
 """``uno-bench``: the command line for the main jobs.
 
-    uno-bench bench      throughput table (simulate, VectorEnv, AEC, RLCard)
+    uno-bench bench      throughput table (simulate, EverySeatBatch, AEC, RLCard)
     uno-bench presets    every preset with its rule flags
     uno-bench demo       watch random agents play a few games
     uno-bench simulate   whole games in numba, with a summary
@@ -142,7 +142,7 @@ def bench(seconds: float = typer.Option(3.0, min=0.01, help="seconds measured pe
           preset: str = _preset_option(),
           rule: list[str] = _rule_option(),
           json_out: bool = typer.Option(False, "--json", help="print JSON only")):
-    """Throughput of simulate, VectorEnv and the AEC env, beside RLCard if installed."""
+    """Throughput of simulate, EverySeatBatch and the AEC env, beside RLCard if installed."""
     from uno_env.apps.throughput import run
     rules = _check(preset, players, rule)
     run(seconds, players, preset, json_out, rules=rules)

@@ -4,7 +4,7 @@
     python benchmarks/throughput.py [same options]
 
 Rows: ``simulate`` (whole games in numba, random agents) on one thread and on all
-threads; ``VectorEnv`` steps/s at B = 1024 (observation and mask included; the random
+threads; ``EverySeatBatch`` steps/s at B = 1024 (observation and mask included; the random
 actions are drawn outside the timed step), with the float32 observation and with
 ``obs_dtype="uint8"``; ``LearnerBatch`` (the path of the SB3 and Gymnasium learner envs)
 at B = 1024, learner steps/s with the three other seats played by ``heuristic`` inside
@@ -26,7 +26,7 @@ import numpy as np
 
 import uno_env
 from uno_env.evaluation.simulation import simulate
-from uno_env.envs.every_seat import VectorEnv
+from uno_env.envs.every_seat import EverySeatBatch
 
 
 def _timed(fn, seconds):
@@ -56,7 +56,7 @@ def bench_simulate(players, threads, seconds, preset="classic", **rules):
 def bench_vector(players, seconds, batch=1024, preset="classic", obs_dtype="float32",
                  **rules):
     options = {} if obs_dtype == "float32" else {"obs_dtype": obs_dtype}
-    venv = VectorEnv(batch, preset=preset, num_players=players, seed=0, **options, **rules)
+    venv = EverySeatBatch(batch, preset=preset, num_players=players, seed=0, **options, **rules)
     venv.reset()
     rng = np.random.default_rng(0)
     venv.step(venv.random_actions(rng))
@@ -110,7 +110,7 @@ def _optional(row, *args, **kwargs):
 
 
 def _uint8_fits(players, preset="classic", **rules) -> bool:
-    """Does every observation field fit in uint8 (``VectorEnv(obs_dtype="uint8")``
+    """Does every observation field fit in uint8 (``EverySeatBatch(obs_dtype="uint8")``
     refuses the match scores of a high ``target_score``)?"""
     from uno_env.rules.config import make_config
     from uno_env.envs.every_seat import uint8_high
@@ -174,13 +174,13 @@ def run(seconds: float, players: int, preset: str, json_only: bool,
     rows[f"simulate, {all_threads} threads"] = bench_simulate(p, all_threads, s,
                                                               preset, **rules)
     vg, vs, nbytes = bench_vector(p, s, preset=preset, **rules)
-    rows["VectorEnv B=1024"] = (vg, vs)
+    rows["EverySeatBatch B=1024"] = (vg, vs)
     uint8 = None
     if _optional(_uint8_fits, p, preset, **rules):
         uint8 = _optional(bench_vector, p, s, preset=preset, obs_dtype="uint8",
                           **rules)
     if uint8 is not None:
-        rows["VectorEnv B=1024, uint8 obs"] = uint8[:2]
+        rows["EverySeatBatch B=1024, uint8 obs"] = uint8[:2]
     learner = _optional(bench_learner, p, s, preset=preset, **rules)
     if learner is not None:
         rows["LearnerBatch B=1024 vs heuristic"] = learner

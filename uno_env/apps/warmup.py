@@ -27,11 +27,11 @@ def _touch_every_entry_point(preset: str) -> None:
     from uno_env.envs.game import Game
     from uno_env.envs.single_seat import LearnerBatch
     from uno_env.evaluation.simulation import simulate
-    from uno_env.envs.every_seat import VectorEnv
+    from uno_env.envs.every_seat import EverySeatBatch
     game = Game(preset, num_players=4, seed=0)
     game.play(game.legal_moves()[0])
     game.determinize(1, seed=0)
-    venv = VectorEnv(2, preset, num_players=4, seed=0)
+    venv = EverySeatBatch(2, preset, num_players=4, seed=0)
     venv.reset()
     venv.step(venv.random_actions(np.random.default_rng(0)))
     simulate(preset, 4, agents="random", num_games=2, seed=0, threads=1)

@@ -1,5 +1,5 @@
 """The loops that the Python APIs call: one game of ``Game`` (``game_kernel``), whole
-games inside numba (``simulate_chunk``) and the vectorised step of ``VectorEnv``
+games inside numba (``simulate_chunk``) and the vectorised step of ``EverySeatBatch``
 (``vector_kernel``). They are plain functions here; ``engine.entry`` compiles them once
 per variant. Game ``i`` of a seed always starts from ``seed_stream(seed, i)``, so the
 results never depend on the batch size or on the number of threads."""
@@ -131,7 +131,7 @@ def simulate_chunk(st, sp, seat_agents, seed, first_index, stat_slots, out_winne
         _record(st, g, sp, stat_slots, out_winner, out_turns, out_points, out_stats)
 
 
-# --- VectorEnv -----------------------------------------------------------------------------
+# --- EverySeatBatch -----------------------------------------------------------------------------
 
 
 @njit(inline="always")
@@ -144,7 +144,7 @@ def _deal_slot(st, g, sp, seed, index, game_index):
 def _observe_slot(st, g, sp, seat, obs, obs_u8, scratch):
     """The observation of slot ``g`` into the buffer the caller asked for: ``obs``
     (float32[B, D]) or ``obs_u8`` (uint8[B, D], through a float32 scratch; every field is
-    a small count there, checked by ``VectorEnv``); neither when both have 0 rows."""
+    a small count there, checked by ``EverySeatBatch``); neither when both have 0 rows."""
     if obs.shape[0] > 0:
         observe(st, g, sp, seat, obs[g])
     elif obs_u8.shape[0] > 0:

@@ -6,7 +6,7 @@ entry point       kernel                      called by
 ================  ==========================  ============================================
 ``game``          ``batch.game_box_kernel``   ``Game``, the AEC env, tests (``OP_*``)
 ``game_box``      ``batch.make_game_box``     ``Game`` (its arrays as one ``GameBox``)
-``vector``        ``batch.vector_kernel``     ``VectorEnv``
+``vector``        ``batch.vector_kernel``     ``EverySeatBatch``
 ``simulate``      ``batch.simulate_chunk``    ``simulate``, tournaments
 ``learner``       ``learner.learner_kernel``  ``LearnerBatch``, ``SingleAgentEnv``, SB3
 ``learner_rows``  ``learner.                  ``LearnerBatch`` with ``threads`` > 1 (each

@@ -13,7 +13,7 @@ colour slot ``s`` (the colour modulo 4; slot 4: wild faces, which have no colour
 of players): every card of the deck that is not on the discard pile. A seat has not seen
 ``row P - its row``: the cards outside its hand and the discard pile. (In ``info``
 rather than an array of their own: every kernel that is not inlined receives the state's
-arrays member by member, and one more array made random play in ``VectorEnv`` about a
+arrays member by member, and one more array made random play in ``EverySeatBatch`` about a
 quarter slower.)
 
 Single-sided decks only. In UNO Flip a card's colour and rank depend on the side in play

@@ -9,7 +9,7 @@ module                  holds
 ``single_seat``         ``SingleAgentEnv`` (Gymnasium, one learning seat) and
                         ``LearnerBatch`` (many such games, numpy in and out)
 ``gym_vector``          ``GymVectorEnv``: a ``gymnasium.vector.VectorEnv`` of them
-``every_seat``          ``VectorEnv``: many games, every seat decided by the caller
+``every_seat``          ``EverySeatBatch``: many games, every seat decided by the caller
 ``registration``        the Gymnasium and PettingZoo ids
 ``sb3``                 Stable-Baselines3 (``UnoVecEnv``; the ``rl`` extra)
 ``rllib``               RLlib: the multi-agent env, PPO config, export (``rllib`` extra)

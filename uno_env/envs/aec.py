@@ -60,7 +60,7 @@ Errors
 
 Version History
     The environment's version (``metadata["name"] == "uno_v0"``; registered with
-    PettingZoo as ``uno_env/Uno-v0``) changes only when the same arguments can give a
+    PettingZoo as ``uno_env/UnoAEC-v0``) changes only when the same arguments can give a
     different game, observation, space or reward; CHANGELOG.md has the project's log.
 
     * v0: first release (classic rules, docs/rules.md section 2).

@@ -1,6 +1,9 @@
-"""``VectorEnv``: many games stepped together by one kernel call, numpy in and out.
+"""``EverySeatBatch``: many games stepped together by one kernel call, numpy in and out,
+every seat decided by the caller (self-play, or any agents of your own in every seat).
+Not a ``gymnasium.vector.VectorEnv`` (that is ``GymVectorEnv``, one learning seat): in
+0.1 it was called ``VectorEnv``, a name that still works in 0.2 with a warning.
 
-    >>> venv = VectorEnv(1024, preset="classic", num_players=4, seed=0)
+    >>> venv = EverySeatBatch(1024, preset="classic", num_players=4, seed=0)
     >>> obs, mask, player = venv.reset()
     >>> obs, mask, player, rewards, terminated, truncated = venv.step(actions)
 
@@ -74,7 +77,7 @@ def as_actions(actions, num_envs: int) -> np.ndarray:
     return actions.astype(np.int64, copy=False)
 
 
-class VectorEnv:
+class EverySeatBatch:
     """``num_envs`` games of one configuration (see the module docstring)."""
 
     def __init__(self, num_envs: int, preset: str = "classic", num_players: int = 4,
@@ -199,3 +202,13 @@ class VectorEnv:
         """A uniformly random legal action per game (numpy; for tests and benchmarks)."""
         scores = rng.random(self._mask.shape, dtype=np.float32) * self._mask
         return scores.argmax(axis=1)
+
+
+def __getattr__(name: str):
+    if name == "VectorEnv":  # its 0.1 name
+        import warnings
+        warnings.warn("VectorEnv is now EverySeatBatch (uno-env 0.2: the every-seat batch "
+                      "is not a gymnasium.vector.VectorEnv); the old name goes in 0.3",
+                      DeprecationWarning, stacklevel=2)
+        return EverySeatBatch
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -71,16 +71,16 @@ Errors
     since a masked policy never picks an illegal action and a silent forfeit would
     hide a bug in the caller's masking.)
 
-Registered as the ``vector_entry_point`` of ``uno_env/Uno-v1`` (and ``uno_env/Uno-v0``,
-with its default of 2 players): ``gymnasium.make_vec("uno_env/Uno-v1", num_envs=8,
-preset="flip", num_players=3, opponents="heuristic")`` builds it
+Registered as the ``vector_entry_point`` of ``uno_env/UnoSingleSeat-v2``:
+``gymnasium.make_vec("uno_env/UnoSingleSeat-v2", num_envs=8, preset="flip",
+num_players=3, opponents="heuristic")`` builds it
 (:mod:`uno_env.envs.registration`).
 
 Version History (``GymVectorEnv``; the id's version is ``SingleAgentEnv``'s, whose games
 it plays; CHANGELOG.md has the project's log)
-    * v1 (0.2.0): first release, as the ``vector_entry_point`` of ``uno_env/Uno-v1``
+    * v1 (0.1.x): first release, as the ``vector_entry_point`` of ``uno_env/Uno-v1``
       (``num_players`` defaults to 4) and of ``uno_env/Uno-v0`` (2 players).
-    * v2 (unreleased): ``infos["final_info"]["action_mask"]`` marks every action, as the
+    * v2 (0.2.0, ``uno_env/UnoSingleSeat-v2``): ``infos["final_info"]["action_mask"]`` marks every action, as the
       last info of an ended ``SingleAgentEnv`` v2 does (it was all zeros).
 """
 from __future__ import annotations

@@ -1,26 +1,26 @@
 """The environments in Gymnasium's and PettingZoo's registries (``import uno_env`` runs
-:func:`register_envs`).
+:func:`register_envs`). One id names one environment, in one registry:
 
-==========================  =========================================================
-``gymnasium.make`` id       ``uno_env/Uno-v1``: :class:`uno_env.envs.single_seat.SingleAgentEnv`,
-                            one learning seat against opponents played in numba
-                            (``uno_env/Uno-v0``: the same env with v0's default of 2
-                            players, for results reported against v0)
-``gymnasium.make_vec`` id   the same ids: :class:`uno_env.envs.gym_vector.GymVectorEnv`
-                            (``vector_entry_point``), ``num_envs`` such games
-``pettingzoo.make`` id      ``uno_env/Uno-v0`` (``env_type="aec"``): :func:`uno_env.env`,
-                            every seat an agent
-==========================  =========================================================
+===========================  ========================================================
+``gymnasium.make`` id        ``uno_env/UnoSingleSeat-v2``:
+                             :class:`uno_env.envs.single_seat.SingleAgentEnv`, one
+                             learning seat against opponents played in numba
+``gymnasium.make_vec`` id    the same id: :class:`uno_env.envs.gym_vector.GymVectorEnv`
+                             (``vector_entry_point``), ``num_envs`` such games
+``pettingzoo.make`` id       ``uno_env/UnoAEC-v0`` (``env_type="aec"``):
+                             :func:`uno_env.env`, every seat an agent
+===========================  ========================================================
 
 The version in an id is the environment's own (the Version History of
-:mod:`uno_env.envs.aec` and :mod:`uno_env.envs.single_seat`; CHANGELOG.md): the two ids above share a
-name but are different environments in different registries. Presets, rule flags and
-every other constructor argument pass as keywords::
+:mod:`uno_env.envs.aec` and :mod:`uno_env.envs.single_seat`; CHANGELOG.md). Presets,
+rule flags and every other constructor argument pass as keywords::
 
-    gymnasium.make("uno_env/Uno-v1", preset="flip", num_players=3, opponents="heuristic")
-    pettingzoo.make("aec", "uno_env/Uno-v0", preset="street", num_players=4, stack="same")
+    gymnasium.make("uno_env/UnoSingleSeat-v2", preset="flip", num_players=3,
+                   opponents="heuristic")
+    pettingzoo.make("aec", "uno_env/UnoAEC-v0", preset="street", num_players=4,
+                    stack="same")
 
-``gymnasium.make_vec("uno_env/Uno-v1", num_envs=8)`` builds
+``gymnasium.make_vec("uno_env/UnoSingleSeat-v2", num_envs=8)`` builds
 :class:`uno_env.envs.gym_vector.GymVectorEnv`, the id's ``vector_entry_point``: all games in
 one numba call per step (same-step autoreset), the keywords as for ``gymnasium.make``.
 ``vectorization_mode="sync"`` (or ``"async"``) gives Gymnasium's own vector env of
@@ -30,16 +30,53 @@ sampler still returns one (``SingleAgentEnv`` v2); ``vector_kwargs={"autoreset_m
 gymnasium.vector.AutoresetMode.SAME_STEP}`` makes them reset as the default does.
 docs/environments.md has a loop that runs in all three modes.
 
+The ids of uno-env 0.1 named two environments: ``uno_env/Uno-v0`` was the AEC env in
+PettingZoo and a single-seat env in Gymnasium. In PettingZoo it still builds the AEC env
+(v0, unchanged) with a ``DeprecationWarning``; Gymnasium's ``uno_env/Uno-v0`` and
+``uno_env/Uno-v1`` raise an error naming ``uno_env/UnoSingleSeat-v2`` (the env changed in
+v2: a finished game's mask; CHANGELOG.md).
+
 PettingZoo's registry (``pettingzoo.register``/``pettingzoo.make``) is new in PettingZoo
 1.27; with an older PettingZoo only the Gymnasium id is registered and ``uno_env.env``
 is the way in.
 """
 from __future__ import annotations
 
+import warnings
+
+#: the single-seat env (``SingleAgentEnv`` and, vectorised, ``GymVectorEnv``)
+SINGLE_SEAT_ID = "uno_env/UnoSingleSeat-v2"
+#: the AEC env (``uno_env.env``)
+AEC_ID = "uno_env/UnoAEC-v0"
 #: Gymnasium ids -> constructor defaults that differ from ``SingleAgentEnv``'s
-GYMNASIUM_IDS = {"uno_env/Uno-v1": {}, "uno_env/Uno-v0": {"num_players": 2}}
+GYMNASIUM_IDS = {SINGLE_SEAT_ID: {}}
 #: PettingZoo (AEC) ids
-PETTINGZOO_AEC_IDS = ("uno_env/Uno-v0",)
+PETTINGZOO_AEC_IDS = (AEC_ID,)
+#: uno-env 0.1's Gymnasium ids: making one raises an error naming the current id
+RETIRED_GYMNASIUM_IDS = ("uno_env/Uno-v1", "uno_env/Uno-v0")
+#: uno-env 0.1's PettingZoo id: the same AEC env, with a warning
+DEPRECATED_AEC_IDS = {"uno_env/Uno-v0": AEC_ID}
+
+
+def _retired(env_id: str):
+    def make(*args, **kwargs):
+        raise ValueError(
+            f"{env_id!r} is an id of uno-env 0.1, retired in 0.2 (it named a different "
+            f"environment in PettingZoo). The single-seat env is {SINGLE_SEAT_ID!r} "
+            f"(gymnasium.make / make_vec; v2 changes only the mask a finished game "
+            f"reports: CHANGELOG.md; 0.1's Uno-v0 defaulted to num_players=2: pass it); "
+            f"the AEC env is {AEC_ID!r} (pettingzoo.make('aec', ...)).")
+    return make
+
+
+def _deprecated_aec(env_id: str):
+    def make(**kwargs):
+        from uno_env.envs.aec import env
+        warnings.warn(f"{env_id!r} is uno-env 0.1's id of the AEC env: use "
+                      f"{DEPRECATED_AEC_IDS[env_id]!r} (the same env, v0); the old id goes "
+                      f"in 0.3", DeprecationWarning, stacklevel=3)
+        return env(**kwargs)
+    return make
 
 
 def register_envs() -> None:
@@ -49,9 +86,14 @@ def register_envs() -> None:
 
     for env_id, kwargs in GYMNASIUM_IDS.items():
         if env_id not in gymnasium.registry:
-            gymnasium.register(id=env_id, entry_point="uno_env.envs.single_seat:SingleAgentEnv",
+            gymnasium.register(id=env_id,
+                               entry_point="uno_env.envs.single_seat:SingleAgentEnv",
                                vector_entry_point="uno_env.envs.gym_vector:GymVectorEnv",
                                kwargs=dict(kwargs))
+    for env_id in RETIRED_GYMNASIUM_IDS:
+        if env_id not in gymnasium.registry:
+            gymnasium.register(id=env_id, entry_point=_retired(env_id),
+                               vector_entry_point=_retired(env_id))
     import pettingzoo
     register = getattr(pettingzoo, "register", None)
     if register is None:  # PettingZoo < 1.27 has no registry
@@ -59,3 +101,6 @@ def register_envs() -> None:
     for env_id in PETTINGZOO_AEC_IDS:
         if env_id not in pettingzoo.aec_registry:
             register("aec", env_id, entry_point="uno_env.envs.aec:env")
+    for env_id in DEPRECATED_AEC_IDS:
+        if env_id not in pettingzoo.aec_registry:
+            register("aec", env_id, entry_point=_deprecated_aec(env_id))

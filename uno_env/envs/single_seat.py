@@ -36,17 +36,17 @@ buffers are shared).
 
 ``seat`` is the learner's seat, or "random" for a seat drawn per game. Game ``i`` of a
 seed deals the same cards as ``Game(...).reset(seed, index=i)``. ``num_players``
-defaults to 4, as everywhere in the package (``env``, ``Game``, ``VectorEnv``).
+defaults to 4, as everywhere in the package (``env``, ``Game``, ``EverySeatBatch``).
 
-Registered with Gymnasium as ``uno_env/Uno-v1`` (``gymnasium.make("uno_env/Uno-v1",
-preset="street", num_players=3, opponents="heuristic")``; :mod:`uno_env.envs.registration`).
+Registered with Gymnasium as ``uno_env/UnoSingleSeat-v2``
+(``gymnasium.make("uno_env/UnoSingleSeat-v2", preset="street", num_players=3,
+opponents="heuristic")``; :mod:`uno_env.envs.registration`).
 
 Version History (``SingleAgentEnv``; CHANGELOG.md has the project's log)
-    * v0 (0.1.0): first release; ``num_players`` defaulted to 2. Still registered as
-      ``uno_env/Uno-v0`` with that default.
-    * v1 (0.2.0): ``num_players`` defaults to 4. With ``num_players`` given, v0 and v1
-      play the same games.
-    * v2 (unreleased): the step that ends an episode (and ``action_masks()`` after it)
+    * v0 (0.1.0): first release; ``num_players`` defaulted to 2 (id ``uno_env/Uno-v0``).
+    * v1 (0.1.x, id ``uno_env/Uno-v1``): ``num_players`` defaults to 4. With
+      ``num_players`` given, v0 and v1 play the same games.
+    * v2 (0.2.0, id ``uno_env/UnoSingleSeat-v2``; the 0.1 ids are retired): the step that ends an episode (and ``action_masks()`` after it)
       reports a mask of every action instead of none, so that a masked sampler still
       returns an action for the step Gymnasium's next-step autoreset ignores
       (``make_vec(..., vectorization_mode="sync"/"async")``; ``SingleAgentEnv``'s

@@ -10,7 +10,7 @@
 The driver cuts the games into the same chunks as the local backend
 (``tournament._chunks``) and submits one task per chunk, running the very function the
 local backend runs (``tournament._play_chunk``: a seeded ``simulate`` for numba agents, a
-batched ``VectorEnv`` run for Python agents). Every result is written to the chunk's own
+batched ``EverySeatBatch`` run for Python agents). Every result is written to the chunk's own
 slot of the result arrays, whatever order the tasks finish in, so the same seed gives
 exactly the local backend's winners and points. Python agents (trained networks such as
 ``agents.PPOAgent``) go into the object store once (``ray.put``) and every task that

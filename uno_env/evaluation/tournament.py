@@ -41,7 +41,7 @@ rates all; rating costs about 20 us per game, as long as playing 5 games).
 
 Agents are names of numba agents (``uno_env.engine.policies.AGENT_CODES``), played
 inside ``simulate``, or Python objects with ``act_batch(obs, mask)`` (a trained network),
-played through ``VectorEnv`` in batches of the same game indices: a lineup's results
+played through ``EverySeatBatch`` in batches of the same game indices: a lineup's results
 are the same either way when the policies are.
 
 Backends. The games are cut into chunks of at most ``CHUNK`` games of one lineup
@@ -118,7 +118,7 @@ def _check_agents(agents) -> tuple[tuple[str, ...], dict]:
 
 def _play_batched(preset, num_players, lineup, python_agents, num_games, seed,
                   first_game, rules, batch=1024):
-    """Games ``first_game ..`` of ``seed`` through the VectorEnv, for lineups with Python
+    """Games ``first_game ..`` of ``seed`` through the EverySeatBatch, for lineups with Python
     agents; each agent acts on the observations of its seat in batches. Named numba
     agents play through their Python classes (the same kernels), and ``random`` draws
     from the game's own stream as in ``simulate``, so the games are ``simulate``'s when
@@ -130,7 +130,7 @@ def _play_batched(preset, num_players, lineup, python_agents, num_games, seed,
     from uno_env.envs.agent_registry import make_agent
 
     from uno_env.rules.config import make_config
-    from uno_env.envs.every_seat import VectorEnv
+    from uno_env.envs.every_seat import EverySeatBatch
 
     config = make_config(preset, num_players, **rules)
     # a "random" seat draws from the game's own stream, as inside simulate (None below)
@@ -141,7 +141,7 @@ def _play_batched(preset, num_players, lineup, python_agents, num_games, seed,
     points = np.empty((num_games, num_players), np.int32)
     for lo in range(0, num_games, batch):
         size = min(batch, num_games - lo)
-        venv = VectorEnv(size, preset, num_players, seed=seed, auto_reset=False, **rules)
+        venv = EverySeatBatch(size, preset, num_players, seed=seed, auto_reset=False, **rules)
         obs, mask, player = venv.reset(first_game=first_game + lo)
         actions = np.zeros(size, np.int64)
         while not (done := venv.done).all():
@@ -162,7 +162,7 @@ def _play_games(preset, num_players, lineup, python_agents, num_games, seed, fir
                 rules, batch=256):
     """Games ``first_game ..`` of ``seed`` as ``Game`` objects, for lineups that mix
     Python agents with search agents (``mcts``: an ``agents.MCTSAgent`` searches the one
-    ``Game`` it is attached to, so it cannot act on a VectorEnv's batch). The search
+    ``Game`` it is attached to, so it cannot act on an EverySeatBatch's batch). The search
     seats of game ``i`` share its search stream, ``seed_stream(seed ^ SEARCH_SALT, i)``,
     as inside ``simulate``, so with the same policies a game is the same on either
     path; the other agents act on the observations of their seat in batches."""
@@ -225,7 +225,7 @@ def _play_chunk(preset, num_players, lineup, python_agents, num_games, seed, fir
                 threads, rules):
     """Games ``first_game .. first_game + num_games - 1`` of ``seed`` for one lineup:
     ``(winner int32[n], points int32[n, P], threads used or None)``. Inside
-    ``simulate`` for numba agents only, else batched through the VectorEnv. A pure
+    ``simulate`` for numba agents only, else batched through the EverySeatBatch. A pure
     function of its arguments: the local and the Ray backend both run it."""
     if any(a in python_agents for a in lineup):
         winner, points = _play_batched(preset, num_players, lineup, python_agents,
