@@ -134,11 +134,16 @@ def advised(venv, advisor):
     return Advised()
 
 
+#: the step budget of a run whose budget is its minutes (``timesteps=None``)
+UNLIMITED_STEPS = 10**12
+
+
 @dataclass
 class TrainSettings:
     preset: str = "classic"
     num_players: int = 2
-    timesteps: int = 1_000_000
+    #: environment steps; None with ``max_minutes``: the minutes are the budget
+    timesteps: int | None = 1_000_000
     opponents: object = "heuristic"
     seed: int = 0
     num_envs: int = 128
@@ -312,6 +317,12 @@ def train(out="runs/ppo", progress: bool = True, resume=None, **settings) -> Tra
     for key, value in {**PPO_SETTINGS, "hidden": PPO_HIDDEN}.items():
         if getattr(s, key) is None:       # the recommended settings (uno_env.envs.sb3)
             setattr(s, key, value)
+    budget_is_time = s.timesteps is None
+    if budget_is_time:
+        if s.max_minutes is None:
+            raise ValueError("give timesteps, max_minutes, or both (timesteps=None trains "
+                             "until max_minutes have passed)")
+        s.timesteps = UNLIMITED_STEPS
     for key in ("timesteps", "num_envs", "eval_every", "eval_games"):
         value = getattr(s, key)
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
@@ -407,8 +418,9 @@ def train(out="runs/ppo", progress: bool = True, resume=None, **settings) -> Tra
         def _on_training_start(self):
             if progress:
                 from tqdm.auto import tqdm
-                self.bar = tqdm(total=s.timesteps, unit="step", desc="train",
-                                mininterval=1.0)
+                # a time budget: the bar counts steps, the minutes stop the run
+                self.bar = tqdm(total=None if budget_is_time else s.timesteps,
+                                unit="step", desc="train", mininterval=1.0)
 
         def _on_rollout_start(self):
             if pool is not None:

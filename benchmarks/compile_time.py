@@ -122,7 +122,12 @@ def env():
     e.step(first_legal(obs["action_mask"])); lap("env.step")
 
 if case == "tournament":
-    import uno_env.apps.cli as cli
+    # uno_env.cli before the 0.2 layout (asked by path: an editable install of another
+    # checkout could lend its uno_env.apps to an import attempt)
+    if os.path.isdir(os.path.join(checkout, "uno_env", "apps")):
+        import uno_env.apps.cli as cli
+    else:
+        import uno_env.cli as cli
     lap("import cli")
     extra = [] if preset == "classic" else ["--preset", preset]
     sys.argv = ["uno-bench", *json.loads(os.environ["COMPILE_TIME_TOURNAMENT"]), *extra,
@@ -145,7 +150,10 @@ elif case == "simulate":
                  num_games=int(os.environ["COMPILE_TIME_GAMES"]), seed=0)
     lap("simulate")
 elif case == "vector":
-    from uno_env.envs.every_seat import EverySeatBatch
+    if os.path.isdir(os.path.join(checkout, "uno_env", "envs")):
+        from uno_env.envs.every_seat import EverySeatBatch
+    else:                                 # VectorEnv in uno_env.vector before 0.2
+        from uno_env.vector import VectorEnv as EverySeatBatch
     lap("import vector")
     v = EverySeatBatch(int(os.environ["COMPILE_TIME_ENVS"]), preset=preset, seed=0)
     lap("EverySeatBatch()")

@@ -30,6 +30,18 @@ NEEDS = {
 }
 
 
+def require_web() -> None:
+    """The ``web`` extra (Starlette, httpx): in CI installed, so a missing one is an
+    ImportError (a failure); elsewhere the calling test module skips, naming the extra."""
+    if in_ci():
+        import httpx  # noqa: F401
+        import starlette  # noqa: F401
+        return
+    for module in ("starlette", "httpx"):
+        pytest.importorskip(module, reason="the web extra is not installed "
+                            "(pip install -e '.[web]')")
+
+
 def importable(*modules: str) -> bool:
     """True if every module imports (a package may be present yet fail on a missing
     dependency, as ``ray.rllib`` does without the ``rllib`` extra)."""

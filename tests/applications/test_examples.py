@@ -74,7 +74,7 @@ def test_the_example_saves_a_policy_that_gets_a_benchmark_card(tmp_path, capsys)
     .npz, which plays exactly the torch policy's greedy moves (numpy only), and
     ``uno-bench benchmark --agent PATH`` plays it on a track."""
     from agents import PPOAgent
-    from uno_env import benchmark
+    from uno_env.evaluation import benchmark
     from uno_env.envs.gym_vector import GymVectorEnv
 
     example = load_example()
@@ -111,10 +111,12 @@ def test_the_example_saves_a_policy_that_gets_a_benchmark_card(tmp_path, capsys)
 
 
 # --- the documentation's code blocks run (at a tiny budget) -------------------------------
-DOC_PAGES = ("environments.md", "examples.md", "your-agent.md")
+DOC_PAGES = ("README.md", "environments.md", "examples.md", "your-agent.md")
 #: per page, (text, replacement) that shrink a block's budget; each must be found in the
 #: page (a stale one fails the test), and a block runs as written apart from these
 BUDGETS = {
+    "README.md": [("UnoVecEnv(128,", "UnoVecEnv(4,"),
+                  ("model.learn(1_000_000)", "model.learn(512)")],
     "environments.md": [("num_games=100_000", "num_games=200"),
                         ("EverySeatBatch(1024,", "EverySeatBatch(64,"),
                         ("UnoVecEnv(128,", "UnoVecEnv(4,"),
@@ -134,8 +136,8 @@ NOT_RUN = {"train_rllib(": "starts a Ray cluster; tests/test_scale.py runs train
 
 def doc_blocks(page: str) -> list[str]:
     import re
-    return re.findall(r"^```python\n(.*?)^```", (ROOT / "docs" / page).read_text(),
-                      re.S | re.M)
+    path = ROOT / page if page == "README.md" else ROOT / "docs" / page
+    return re.findall(r"^```python\n(.*?)^```", path.read_text(), re.S | re.M)
 
 
 @pytest.mark.parametrize("page", DOC_PAGES)
@@ -149,20 +151,24 @@ def test_every_python_block_of_the_docs_runs(page, tmp_path, monkeypatch, capsys
         assert old in text, f"docs/{page} no longer has {old!r}: update BUDGETS"
     threads = torch.get_num_threads()
     ran = 0
+    namespace = {"__name__": f"docs_{page}"}   # a page's blocks build on each other
     try:
         for block in blocks:
             if any(marker in block for marker in NOT_RUN):
                 continue
             for old, new in BUDGETS[page]:
                 block = block.replace(old, new)
-            namespace = {"__name__": f"docs_{page}"}
             exec(compile(block, f"docs/{page}", "exec"), namespace)
             ran += 1
             if "class Factory" in block:       # your-agent.md's module plays legal moves
                 check_factory(namespace["Factory"])
     finally:
         torch.set_num_threads(threads)
-    assert ran >= {"environments.md": 5, "examples.md": 1, "your-agent.md": 2}[page]
+    assert ran >= {"README.md": 3, "environments.md": 5, "examples.md": 1,
+                   "your-agent.md": 2}[page]
+    if page == "README.md":
+        from agents import PPOAgent
+        assert PPOAgent.load(tmp_path / "mine.npz").name == "mine"
     if page == "your-agent.md":
         from agents import PPOAgent
         assert PPOAgent.load(tmp_path / "my_sb3.npz").name == "my_sb3"

@@ -3,17 +3,12 @@ JSON API against each agent of /api/options on each preset family (classic, hous
 rules, UNO Flip, UNO One Piece), with no 5xx; a search agent plays attached to its game;
 a shipped model plays on the table it was trained for and is refused elsewhere with a
 400 that says so."""
-import os
 
 import pytest
 
-if os.environ.get("CI"):
-    import starlette  # noqa: F401  in CI the web extra is installed: a failure, not a skip
-else:
-    pytest.importorskip("starlette", reason="the web extra is not installed "
-                        "(pip install -e '.[web]')")
-    pytest.importorskip("httpx", reason="the web extra is not installed "
-                        "(pip install -e '.[web]')")
+from conftest import require_web  # noqa: E402
+
+require_web()
 
 from starlette.testclient import TestClient  # noqa: E402
 

@@ -10,19 +10,14 @@ Example counts are bounded by the profiles of ``tests/conftest.py`` (fixed seed 
 from __future__ import annotations
 
 import json
-import os
 
 import pytest
 
 hypothesis = pytest.importorskip("hypothesis", reason='needs the "dev" extra: '
                                  'pip install -e ".[dev]"')
-if os.environ.get("CI"):
-    import starlette  # noqa: F401  in CI the web extra is installed: a failure, not a skip
-else:
-    pytest.importorskip("starlette", reason="the web extra is not installed "
-                        "(pip install -e '.[web]')")
-    pytest.importorskip("httpx", reason="the web extra is not installed "
-                        "(pip install -e '.[web]')")
+from conftest import require_web  # noqa: E402
+
+require_web()
 
 from hypothesis import note  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402

@@ -190,3 +190,23 @@ def test_rules_page_lists_every_flag_and_preset():
     assert rows == set(rule_names())
     pages = text + (ROOT / "docs" / "variants.md").read_text(encoding="utf-8")
     assert [p for p in PRESETS if f"`{p}`" not in pages] == []
+
+
+def test_readme_index_and_ci_show_the_same_setup_commands():
+    """The README's two set-up commands (the main job; the tests) are the quick start's
+    of the docs site, and the test command is the one .ci/run runs."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    commands = re.findall(r"```bash\n(python3 -m venv[^\n]*)\n```", readme)
+    assert len(commands) == 2 and commands[1].endswith("&& pytest"), commands
+    index = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+    assert re.findall(r"```bash\n(python3 -m venv[^\n]*)\n```", index) == commands
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert commands[1] in ci.splitlines()
+
+
+def test_readme_is_a_front_page():
+    """At most 200 lines, and no figure placeholder or stale marker left in it."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(readme.splitlines()) <= 200
+    assert not re.search(r"\b(SPEED|TIMING|QUICK|PRESETS|LEADERBOARD)\b|stale|not yet done",
+                         readme)

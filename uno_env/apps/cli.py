@@ -221,7 +221,11 @@ def tournament(agents: str = typer.Option("random,greedy,heuristic",
                                            "games a Ray task (needs the ray extra)"),
                address: str = typer.Option(None, help="Ray cluster address (host:6379, "
                                            "ray://host:10001 or auto); default: start "
-                                           "a local Ray instance")):
+                                           "a local Ray instance"),
+               schedule: str = typer.Option("rotate", help="rotate: every agent in every "
+                                            "seat, all of them together; pairs: every "
+                                            "pair of agents alone at the table (a "
+                                            "head-to-head of each pair)")):
     """Every agent in every seat equally often; prints the leaderboard."""
     from uno_env.evaluation.tournament import tournament as run
     rules = _check(preset, players, rule)
@@ -229,7 +233,8 @@ def tournament(agents: str = typer.Option("random,greedy,heuristic",
         names = tuple(_agent(a.strip(), preset, players, rules)
                       for a in agents.split(",") if a.strip())
         result = run(names, preset, players, num_games=games, seed=seed, threads=threads,
-                     progress=progress, backend=backend, address=address, **rules)
+                     progress=progress, backend=backend, address=address,
+                     schedule=schedule, **rules)
     except (ValueError, NotImplementedError) as err:
         raise typer.BadParameter(str(err)) from None
     typer.echo(result.leaderboard())
@@ -284,7 +289,9 @@ def train(preset: str = _preset_option(),
           rule: list[str] = _rule_option(),
           players: int = typer.Option(2, help=PLAYERS_HELP + " (2 by default, unlike the "
                                       "other commands: the shipped model's setting)"),
-          timesteps: int = typer.Option(1_000_000, min=1, help="environment steps"),
+          timesteps: int = typer.Option(None, min=1, help="environment steps (default "
+                                        "1,000,000; with --minutes and no --timesteps "
+                                        "the minutes are the whole budget)"),
           opponents: str = typer.Option(None, help="comma-separated opponent "
                                         "names; each game draws one for every opponent "
                                         "seat ('self' = a pool of past snapshots); "
@@ -299,7 +306,9 @@ def train(preset: str = _preset_option(),
           checkpoint_every: int = typer.Option(250_000, min=1, help="steps between saved "
                                                "policies (checkpoints/)"),
           hidden: str = typer.Option("256,256", help="hidden layer sizes"),
-          minutes: float = typer.Option(None, help="stop after this many minutes"),
+          minutes: float = typer.Option(None, min=0.01, help="a time budget: stop after "
+                                        "this many minutes (with --timesteps, whichever "
+                                        "comes first)"),
           threads: int = typer.Option(1, min=1, help="torch threads"),
           resume: str = typer.Option(None, help="model.zip to continue training"),
           imitate: str = typer.Option(None, help="warm start: first copy this agent's "
@@ -328,6 +337,8 @@ def train(preset: str = _preset_option(),
     if framework not in ("sb3", "rllib"):
         raise typer.BadParameter(f"unknown framework {framework!r}; valid: sb3, rllib")
     rules = _check(preset, players, rule)
+    if timesteps is None and minutes is None:
+        timesteps = 1_000_000
     if framework == "rllib":
         if opponents not in (None, "self"):
             raise typer.BadParameter("RLlib training is self-play (every seat is the "
@@ -338,7 +349,8 @@ def train(preset: str = _preset_option(),
         if resume is not None:
             raise typer.BadParameter("--resume takes an SB3 model.zip; for RLlib restore "
                                      "the checkpoint with Algorithm.from_checkpoint")
-        return _train_rllib(preset=preset, num_players=players, timesteps=timesteps,
+        return _train_rllib(preset=preset, num_players=players,
+                            timesteps=10**12 if timesteps is None else timesteps,
                             out=out, seed=seed, eval_games=eval_games,
                             eval_opponents=tuple(_csv(eval_opponents)),
                             hidden=tuple(int(h) for h in _csv(hidden)),

@@ -67,7 +67,11 @@ class _Announced:
         self.name, self.variant, self.dispatcher = name, variant, dispatcher
         self._checked = False
 
-    def _cached(self) -> bool:
+    def cached(self) -> bool:
+        """Is this entry point in the on-disk cache (a first call loads, not compiles)?
+        A kernel already compiled in this process counts as cached."""
+        if getattr(self.dispatcher, "signatures", None):
+            return True
         try:
             index = self.dispatcher._cache._cache_file._index_path
         except AttributeError:  # NUMBA_DISABLE_JIT=1, or another numba layout
@@ -77,7 +81,7 @@ class _Announced:
     def _announce(self) -> None:
         if not self._checked:
             self._checked = True
-            if not QUIET and not self._cached():
+            if not QUIET and not self.cached():
                 print(f"uno-env: compiling the {self.variant} {self.name} kernel (first run "
                       f"only; cached in {cache_dir(self.variant)}) ...",
                       file=sys.stderr, flush=True)

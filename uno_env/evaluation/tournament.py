@@ -578,7 +578,14 @@ def tournament(agents=("random", "greedy", "heuristic"), preset: str = "classic"
     bar = None
     if progress:
         from tqdm.auto import tqdm
-        bar = tqdm(total=k * g, unit="game", desc="compiling the engine (first run only)")
+        from uno_env.engine.entry import kernels
+        from uno_env.rules.config import make_config
+        # "compiling" only when the kernel the games need is not in the cache yet
+        entry = kernels(make_config(preset, num_players, **rules).variant)
+        compiling = not (entry.vector if python_agents else entry.simulate).cached()
+        bar = tqdm(total=k * g, unit="game",
+                   desc="compiling the engine (first run only)" if compiling
+                   else "tournament")
     # One game first: numba compiles the kernels (a minute or two on first use, cached
     # on disk after), which games/hour should not count.
     _play_chunk(preset, num_players, lus[0], python_agents, 1, seed, 0, threads, rules)
