@@ -168,3 +168,18 @@ def test_rule_flags_reach_the_game():
     result = runner.invoke(app, ["simulate", "--games", "20", "--players", "2",
                                  "--threads", "1", "--rule", "bluff=false"])
     assert result.exit_code == 0, result.output
+
+
+def test_flags_lists_every_flag_from_its_declaration():
+    from uno_env.rules.ruleset import FLAGS, Rules
+    result = runner.invoke(app, ["flags", "--json"])
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.output)
+    assert [r["flag"] for r in rows] == list(FLAGS)
+    by_name = {r["flag"]: r for r in rows}
+    assert by_name["stack"]["values"] == ["none", "same", "any"]
+    assert by_name["stack"]["default"] == Rules().stack
+    assert by_name["challenge"]["variants"] == ["onepiece"]
+    assert "classic112" in by_name["deck"]["values"]
+    text = runner.invoke(app, ["flags"]).output
+    assert all(name in text for name in FLAGS)

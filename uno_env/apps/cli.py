@@ -2,6 +2,7 @@
 
     uno-bench bench      throughput table (simulate, EverySeatBatch, AEC, RLCard)
     uno-bench presets    every preset with its rule flags
+    uno-bench flags      every rule flag: default, values, where it applies
     uno-bench demo       watch random agents play a few games
     uno-bench simulate   whole games in numba, with a summary
     uno-bench tournament agents in every seat: leaderboard, head-to-head, ratings
@@ -38,7 +39,8 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=N
 
 PRESET_HELP = f"rule preset: {', '.join(PRESETS)} (uno-bench presets shows their flags)"
 RULE_HELP = ("a rule flag over the preset, KEY=VALUE, repeatable (--rule stack=any "
-             f"--rule bluff=false); flags: {', '.join(rule_names())}")
+             f"--rule bluff=false); flags: {', '.join(rule_names())} (uno-bench flags "
+             "lists their values)")
 PLAYERS_HELP = "number of players, 2 to 10"
 SEED_HELP = "seed of the deals (game i of a seed is always the same game)"
 THREADS_HELP = "threads playing games side by side (default: all cores)"
@@ -160,6 +162,32 @@ def presets(json_out: bool = typer.Option(False, "--json", help="print JSON")):
         typer.echo(f"{name}:")
         for flag, value in flags.items():
             typer.echo(f"  {flag:20s} {value!r}")
+
+
+@app.command()
+def flags(json_out: bool = typer.Option(False, "--json", help="print JSON")):
+    """List every rule flag: its default, the values it takes, where it applies and what
+    it does (the declaration in uno_env.rules.ruleset; docs/rules.md)."""
+    from uno_env.rules.cards import DECKS
+    from uno_env.rules.ruleset import FLAGS, Rules
+    rows = []
+    for name, spec in FLAGS.items():
+        default = Rules.__dataclass_fields__[name].default
+        values = (list(spec.values) if spec.values else [True, False]
+                  if isinstance(default, bool) else
+                  f"{spec.low} to {spec.high}" if spec.low is not None else
+                  list(DECKS) if name == "deck" else spec.values_doc.replace("`", ""))
+        rows.append({"flag": name, "default": default, "values": values,
+                     "variants": list(spec.variants) if spec.variants else "all",
+                     "sections": list(spec.sections), "doc": spec.doc})
+    if json_out:
+        typer.echo(json.dumps(rows, indent=2, default=list))
+        return
+    for r in rows:
+        where = "" if r["variants"] == "all" else f"; only {', '.join(r['variants'])}"
+        typer.echo(f"{r['flag']:20s} default {r['default']!r}; values {r['values']}"
+                   f"{where}; docs/rules.md {', '.join(r['sections'])}")
+        typer.echo(f"{'':20s} {r['doc']}")
 
 
 @app.command()
