@@ -21,8 +21,10 @@ a match of several rounds has no bound on its length, which OpenSpiel needs.
 Chance is **sampled** (``SAMPLED_STOCHASTIC``: no chance nodes): each state wraps a
 ``uno_env.Game``, whose own random stream deals and draws. The ``k``-th
 ``new_initial_state()`` of a loaded game is game ``k`` of ``seed`` (as the ``k``-th
-reset of the AEC environment after ``reset(seed=seed)``); ``new_initial_state(index)``
-picks one. Actions are the environments' action ids (``config.layout``), returns the
+reset of the AEC environment after ``reset(seed=seed)``), so episodes differ;
+``new_initial_state(index)`` picks game ``index`` and does not count. OpenSpiel's C++
+side deals a state of its own now and then (its default observation shape does), which
+counts too: for a given deal, pass ``index``. Actions are the environments' action ids (``config.layout``), returns the
 environments' rewards summed over the game (docs/rules.md 7: one round with
 ``reward="win"`` gives the winner +1 and the others -1/(N-1); truncation gives 0).
 
@@ -160,12 +162,21 @@ class UnoGame(pyspiel.Game):
         super().__init__(game_type, info, {**params, **played})
 
     def new_initial_state(self, index: int | None = None) -> "UnoState":
-        """Game ``index`` of the seed (by default the next one: 0, 1, 2, ...)."""
+        """Game ``index`` of the seed; by default the next one (0, 1, 2, ...: the states
+        dealt without an index are counted)."""
         if index is None:
             index, self._dealt = self._dealt, self._dealt + 1
         game = self._template.clone()
         game.reset(self.seed, int(index))
         return UnoState(self, game)
+
+    def observation_tensor_shape(self) -> list[int]:
+        """``[obs_size]``, without dealing a state (OpenSpiel's own version deals one,
+        which would advance ``new_initial_state``'s count)."""
+        return [self.config.layout.obs_size]
+
+    def observation_tensor_size(self) -> int:
+        return self.config.layout.obs_size
 
     def make_py_observer(self, iig_obs_type=None, params=None):
         """The observation (``perfect_recall=False``, the default) or the information
