@@ -24,9 +24,10 @@ Chance is **sampled** (``SAMPLED_STOCHASTIC``: no chance nodes): each state wrap
 reset of the AEC environment after ``reset(seed=seed)``), so episodes differ;
 ``new_initial_state(index)`` picks game ``index`` and does not count. OpenSpiel's C++
 side deals a state of its own now and then (its default observation shape does), which
-counts too: for a given deal, pass ``index``. Actions are the environments' action ids (``config.layout``), returns the
-environments' rewards summed over the game (docs/rules.md 7: one round with
-``reward="win"`` gives the winner +1 and the others -1/(N-1); truncation gives 0).
+counts too: for a given deal, pass ``index``. Actions are the environments' action ids
+(``config.layout``), returns the environments' rewards summed over the game
+(docs/rules.md 7: one round with ``reward="win"`` gives the winner +1 and the others
+-1/(N-1); truncation gives 0).
 
 Observation tensor: ``Game.observe(player)``, the environments' observation (nothing
 hidden from the player). Observation string: its non-zero fields by name.
@@ -55,7 +56,7 @@ import pyspiel
 from uno_env.engine.dispatch import STEP_ROUND_ENDED
 from uno_env.engine.observe import observation_slices
 from uno_env.envs.game import Game
-from uno_env.rules import PRESETS, Rules, check_seed, make_rules
+from uno_env.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS, Rules, check_seed, make_rules
 
 SHORT_NAME = "python_uno"
 _CLASSIC = Rules()
@@ -73,10 +74,16 @@ _GAME_TYPE = pyspiel.GameType(
     information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
     utility=pyspiel.GameType.Utility.ZERO_SUM,
     reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=10, min_num_players=2,
+    max_num_players=MAX_PLAYERS, min_num_players=MIN_PLAYERS,
     provides_information_state_string=True, provides_information_state_tensor=False,
     provides_observation_string=True, provides_observation_tensor=True,
     parameter_specification=_PARAMS)
+
+#: the fields of ``_GAME_TYPE`` that a general-sum copy of it repeats
+_TYPE_FIELDS = ("short_name", "long_name", "dynamics", "chance_mode", "information",
+                "utility", "reward_model", "max_num_players", "min_num_players",
+                "provides_information_state_string", "provides_information_state_tensor",
+                "provides_observation_string", "provides_observation_tensor")
 
 
 def _flag_value(name: str, value):
@@ -144,15 +151,16 @@ class UnoGame(pyspiel.Game):
         else:  # round points: at most the deck's points either way
             points = float((deck.face_points[deck.type_face].max(axis=1)
                             * deck.type_count).sum())
-            lo, hi, total, kind = -points, points, 0.0, pyspiel.GameType.Utility.GENERAL_SUM
+            lo, hi, total = -points, points, 0.0
+            kind = pyspiel.GameType.Utility.GENERAL_SUM
         game_type = _GAME_TYPE if kind == _GAME_TYPE.utility else pyspiel.GameType(
             **{**{k: getattr(_GAME_TYPE, k) for k in _TYPE_FIELDS}, "utility": kind,
                "parameter_specification": _PARAMS})
-        self.max_length = (rules.max_turns + 1) * (_PER_TURN_BASE + _PER_TURN_SEAT * players)
+        length = (rules.max_turns + 1) * (_PER_TURN_BASE + _PER_TURN_SEAT * players)
         info = pyspiel.GameInfo(
             num_distinct_actions=cfg.layout.size, max_chance_outcomes=0,
             num_players=players, min_utility=lo, max_utility=hi, utility_sum=total,
-            max_game_length=self.max_length)
+            max_game_length=length)
         self._slices = observation_slices(deck.num_types, players, rules)
         self._dealt = 0
         # the parameters as played: every flag at its value in these rules, so that
@@ -185,12 +193,6 @@ class UnoGame(pyspiel.Game):
             raise ValueError(f"python_uno takes no observation parameters, got {params}")
         recall = iig_obs_type is not None and iig_obs_type.perfect_recall
         return UnoObserver(self, recall)
-
-
-_TYPE_FIELDS = ("short_name", "long_name", "dynamics", "chance_mode", "information",
-                "utility", "reward_model", "max_num_players", "min_num_players",
-                "provides_information_state_string", "provides_information_state_tensor",
-                "provides_observation_string", "provides_observation_tensor")
 
 
 class _Game(Game):
@@ -256,10 +258,13 @@ class UnoState(pyspiel.State):
         seed drawn from ``probability_sampler`` (module docstring)."""
         seed = int(probability_sampler() * 2**62)
         uno = self.uno.determinize(int(player_id), seed)
-        recall = [entry if q == player_id else
-                  (uno.observe(q), ["resampled", _delta(np.zeros_like(entry[0]),
-                                                        uno.observe(q))])
-                  for q, entry in enumerate(self._recall)]
+        recall = []
+        for q, entry in enumerate(self._recall):
+            if q == player_id:
+                recall.append(entry)
+            else:
+                obs = uno.observe(q)
+                recall.append((obs, ["resampled", _delta(np.zeros_like(obs), obs)]))
         return UnoState(self.get_game(), uno, recall, self._returns)
 
 
