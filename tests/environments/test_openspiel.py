@@ -187,3 +187,19 @@ def test_ismcts_plays_a_whole_game_against_random():
         state.apply_action(action)
     assert searched > 5
     assert len(state.returns()) == 2
+
+
+def test_rl_environment_plays_with_the_observation_tensor():
+    from open_spiel.python import rl_environment
+
+    game = load(seed=1, max_turns=50)
+    env = rl_environment.Environment(
+        game, observation_type=rl_environment.ObservationType.OBSERVATION)
+    step = env.reset()
+    rng = np.random.default_rng(0)
+    while not step.last():
+        player = step.observations["current_player"]
+        assert len(step.observations["info_state"][player]) == \
+            game.config.layout.obs_size
+        step = env.step([int(rng.choice(step.observations["legal_actions"][player]))])
+    assert len(step.rewards) == 2
