@@ -129,8 +129,9 @@ class UnoGame(pyspiel.Game):
     most a few decisions of its player (``uno``, a card, a colour, draw then play or
     pass, a run of multi-play cards bounded by a rank's copies in the deck) plus one
     answer per other seat (challenge, stack, catch, jump-in window). This allowance
-    is generous rather than proved tight; the tests check that random games stay
-    within it.
+    is generous, not proved: random play over every preset at 2 to 8 players never
+    took more than 7 decisions in a turn (docs/openspiel.md); the tests check that
+    random games stay within it.
     """
 
     def __init__(self, params=None):
