@@ -25,6 +25,8 @@ NEEDS = {
     "rllib": f'needs the "rllib" extra and {TORCH}: pip install -e ".[rllib]"',
     "clients": f'needs the "clients" extra (torchrl, tianshou) and {TORCH}: pip install '
                f'-e ".[clients]"',
+    "openspiel": 'needs the "openspiel" extra (OpenSpiel\'s pyspiel): pip install -e '
+                 '".[openspiel]"',
     "kernel": 'needs a "python3" Jupyter kernel (nbclient, nbformat and ipykernel, all in '
               'the "dev" extra): pip install -e ".[dev]"',
 }

@@ -16,5 +16,6 @@ module                  holds
 ``ray_runtime``         connecting to Ray; the error naming a missing extra
 ``scaling``             observation scaling shared by SB3 and RLlib
 ``agent_registry``      agents by name (the protocol; plug-ins register here)
+``openspiel``           OpenSpiel's ``python_uno`` game (the ``openspiel`` extra)
 ======================  ==========================================================
 """
