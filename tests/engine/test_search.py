@@ -118,6 +118,21 @@ def test_w4_verdict_follows_the_redrawn_hand():
     assert verdicts == {0, 1}  # the hand of the W4 player is redrawn, and its verdict
 
 
+@pytest.mark.parametrize("preset", ["classic", "flip"])
+def test_a_determinization_has_a_random_stream_of_its_own(preset):
+    """The copy's stream comes from the sample (engine/determinize.py): the same seed
+    gives the same stream, another seed another, and neither is the game's, so the
+    samples' later reshuffles differ; the game itself is untouched."""
+    g = _positions(preset)[1]
+    seat, before = g.current_player, int(g._state.rng[0])
+    a, b, c = (g.determinize(seat, seed=s) for s in (5, 5, 6))
+    assert int(g._state.rng[0]) == before
+    assert a._state.rng[0] == b._state.rng[0]
+    assert len({before, int(a._state.rng[0]), int(c._state.rng[0])}) == 3
+    for copy in (a, c):
+        np.testing.assert_array_equal(copy.observe(seat), g.observe(seat))
+
+
 def test_determinize_rejects_a_bad_seat():
     g = Game("classic", 2, seed=0)
     with pytest.raises(ValueError, match="seat must be"):

@@ -340,7 +340,9 @@ class Game(ReplayMixin):
         every hand size and everything ``seat`` observes (its ``observe(seat)`` vector
         is the same): the discard pile and, in UNO Flip, the sides of the opponents'
         cards and of the draw pile's top that face the table. ``seed`` (with ``seat``)
-        picks the sample; this game is left unchanged and its random stream unused.
+        picks the sample; this game is left unchanged and its random stream unused. The
+        copy gets a random stream of its own, drawn from the sample's (its later
+        reshuffles differ from this game's and from other samples').
 
         Knowledge only the history gives (a hand shown after a challenge, a card given
         by Shanks, a hand given away in a 7-0 swap) is ignored: see

@@ -42,7 +42,8 @@ tensor.
 ``resample_from_infostate(player, sampler)`` is ``Game.determinize(player, seed)`` with
 a seed drawn from ``sampler``: the other hands and the draw pile are redrawn, the
 player's observation is unchanged (so OpenSpiel's IS-MCTS runs). The redrawn state
-keeps the game's random stream (later reshuffles match the original's), and the other
+gets a random stream of its own from the sample (later reshuffles differ from the
+original's and from other samples'), and the other
 seats' information-state strings restart from their redrawn observation, marked
 ``resampled``. ``clone()`` copies the ``Game`` by ``Game.clone()``.
 """
