@@ -106,11 +106,17 @@ def test_each_initial_state_is_the_next_game_of_the_seed():
     assert game.new_initial_state(1).uno.hand(0) == ref.hand(0)
 
 
-def test_clone_is_independent_and_keeps_the_history():
-    state = load(seed=2).new_initial_state()
-    rng = np.random.default_rng(0)
-    for _ in range(10):
+def played(seed: int, moves: int, rng_seed: int):
+    """A classic 2-player state ``moves`` random legal moves into game 0 of ``seed``."""
+    state = load(seed=seed).new_initial_state()
+    rng = np.random.default_rng(rng_seed)
+    for _ in range(moves):
         state.apply_action(int(rng.choice(state.legal_actions())))
+    return state
+
+
+def test_clone_is_independent_and_keeps_the_history():
+    state = played(seed=2, moves=10, rng_seed=0)
     copy = state.clone()
     assert copy.history() == state.history()
     assert copy.information_state_string(0) == state.information_state_string(0)
@@ -140,10 +146,7 @@ def test_information_state_is_perfect_recall_of_the_players_view():
 
 
 def test_resample_keeps_the_players_view_and_redraws_the_rest():
-    state = load(seed=6).new_initial_state()
-    rng = np.random.default_rng(2)
-    for _ in range(12):
-        state.apply_action(int(rng.choice(state.legal_actions())))
+    state = played(seed=6, moves=12, rng_seed=2)
     player = state.current_player()
     other = 1 - player
     sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)

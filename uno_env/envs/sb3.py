@@ -65,8 +65,6 @@ PPO_SETTINGS = {"n_steps": 128, "batch_size": 2048, "n_epochs": 4, "learning_rat
                 "gamma": 0.995, "ent_coef": 0.01}
 #: the policy's and the value's hidden layers
 PPO_HIDDEN = (256, 256)
-#: the games a ``UnoVecEnv`` for these settings plays at once (a 16,384-sample update)
-PPO_NUM_ENVS = 128
 
 
 def ppo_kwargs(venv, hidden=PPO_HIDDEN, **overrides) -> dict:

@@ -46,8 +46,9 @@ Version History (``SingleAgentEnv``; CHANGELOG.md has the project's log)
     * v0 (0.1.0): first release; ``num_players`` defaulted to 2 (id ``uno_env/Uno-v0``).
     * v1 (0.1.x, id ``uno_env/Uno-v1``): ``num_players`` defaults to 4. With
       ``num_players`` given, v0 and v1 play the same games.
-    * v2 (0.2.0, id ``uno_env/UnoSingleSeat-v2``; the 0.1 ids are retired): the step that ends an episode (and ``action_masks()`` after it)
-      reports a mask of every action instead of none, so that a masked sampler still
+    * v2 (0.2.0, id ``uno_env/UnoSingleSeat-v2``; the 0.1 ids are retired): the step
+      that ends an episode (and ``action_masks()`` after it) reports a mask of every
+      action instead of none, so that a masked sampler still
       returns an action for the step Gymnasium's next-step autoreset ignores
       (``make_vec(..., vectorization_mode="sync"/"async")``; ``SingleAgentEnv``'s
       docstring). The games, observations and rewards are v1's.

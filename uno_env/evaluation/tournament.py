@@ -378,11 +378,15 @@ class TournamentResult:
         return (f"{self.schedule}: {what}; {len(self.lineups)} line-ups x "
                 f"{self.games_per_lineup:,} games; {seats}")
 
+    def _pairs_alone(self) -> bool:
+        """Did every game seat two agents only (schedule 'pairs', or 2 seats)?"""
+        return all(len(set(lu)) == 2 for lu in self.lineups)
+
     def _h2h_caption(self) -> str:
         if self.schedule == "pairs":
             return (f"head to head (row's win rate in the {2 * self.games_per_lineup:,} "
                     f"games of row and column alone):")
-        if all(len(set(lu)) == 2 for lu in self.lineups):     # e.g. 2 seats
+        if self._pairs_alone():
             return "head to head (row's win rate in the games of row and column alone):"
         return ("head to head (row's win rate in the games where row and column both "
                 "sat; other agents sat too):")
@@ -507,8 +511,7 @@ class TournamentResult:
             hx.set_xticks(range(k), self.agents, rotation=30, ha="right")
             hx.set_yticks(range(k), self.agents)
             hx.set_title("head to head: row's win rate" + (
-                "\n(the pair alone)" if self.schedule == "pairs" else
-                "\n(both at the table)"), fontsize=9)
+                "\n(the pair alone)" if self._pairs_alone() else "\n(both at the table)"), fontsize=9)
         fig.tight_layout(rect=(0, 0.09, 1, 1))
         fig.savefig(path, format="png")
 
