@@ -11,8 +11,9 @@ from uno_env.engine.observe import observe
 from uno_env.engine.policies import WORK_SIZE, choose_action
 from uno_env.engine.rng import seed_stream
 from uno_env.engine.rounds import reset_game
-from uno_env.engine.state import GameBox
-from uno_env.engine.dispatch import apply_action, legal_mask, random_legal, step_and_mask
+from uno_env.engine.state import GameBox, as_record
+from uno_env.engine.dispatch import (
+    apply_action, legal_mask, random_legal, scratch_mask, step_and_mask)
 
 # --- Game: one game, one kernel call per operation ---------------------------------------
 
@@ -36,7 +37,7 @@ def game_box_kernel(op, box, g, arg):
     """The ``game`` entry point: ``game_kernel`` on the arrays of ``box`` (a
     ``state.GameBox``); ``OP_OBSERVE`` writes ``box.other_obs``, the others ``box.obs``."""
     obs = box.other_obs if op == OP_OBSERVE else box.obs
-    return game_kernel(op, box.state, g, box.spec, arg, box.mask, obs)
+    return game_kernel(op, as_record(box.state), g, as_record(box.spec), arg, box.mask, obs)
 
 
 @njit
@@ -113,16 +114,16 @@ def _record(st, g, sp, stat_slots, out_winner, out_turns, out_points, out_stats)
         out_stats[g, k] = st.info[g, stat_slots[k]]
 
 
-def simulate_chunk(st, sp, seat_agents, seed, first_index, stat_slots, out_winner,
+def simulate_chunk(state, tables, seat_agents, seed, first_index, stat_slots, out_winner,
                    out_turns, out_steps, out_points, out_stats):
     """Play games ``first_index .. first_index + B - 1`` of ``seed`` to their end, one per
     state slot (``simulate`` runs chunks on several threads). ``seat_agents[seat]`` is
     the agent code of each seat. Writes per game: winner (-1 if truncated), turns of the
     last round, decisions, round points (match scores when ``target_score > 0``) and
     ``stat_slots`` counters."""
-    num_actions = sp.layout[C.L_SIZE]
+    st, sp = as_record(state), as_record(tables)  # one pointer each, for the kernels
     obs_size = sp.layout[C.L_OBS_SIZE]
-    mask = np.empty(num_actions, np.uint8)
+    mask = scratch_mask(sp)
     obs = np.empty(obs_size, np.float32)
     work = np.empty(WORK_SIZE, np.int64)
     for g in range(st.info.shape[0]):
@@ -153,7 +154,7 @@ def _observe_slot(st, g, sp, seat, obs, obs_u8, scratch):
             obs_u8[g, i] = np.uint8(scratch[i])
 
 
-def vector_kernel(reset, st, sp, actions, seed, next_index, game_index, obs, obs_u8, mask,
+def vector_kernel(reset, state, tables, actions, seed, next_index, game_index, obs, obs_u8, mask,
                   player, rewards, terminated, truncated, auto_reset):
     """The ``vector`` entry point: ``vector_step`` with a float32 scratch row.
 
@@ -161,6 +162,7 @@ def vector_kernel(reset, st, sp, actions, seed, next_index, game_index, obs, obs
     into this reference-counted entry point, each game's call of an inlined helper
     (``_observe_slot``, ``_deal_slot``) took and released a reference to every array of
     the state and the spec: about 600 ns of a step's 850 (docs/performance.md)."""
+    st, sp = as_record(state), as_record(tables)  # one pointer each, for the kernels
     scratch = np.empty(obs_u8.shape[1], np.float32)
     return vector_step(reset, st, sp, actions, seed, next_index, game_index, obs, obs_u8,
                        mask, player, rewards, terminated, truncated, auto_reset, scratch)

@@ -34,6 +34,7 @@ import numpy as np
 
 from uno_env.engine.jit import by_spec, njit
 from uno_env.engine import codes as C
+from uno_env.engine.state import as_record
 from uno_env.engine.plays import holds_color
 from uno_env.engine.rng import next_u64, shuffle_prefix
 from uno_env.engine.variants import DOUBLE_SIDED, SINGLE_SIDED
@@ -200,7 +201,8 @@ def _place(st, g, side, visible, hidden, light_of, counts, first):
     return t
 
 
-def determinize_kernel(st, g, sp, seat, rng, r):
+def determinize_kernel(state, g, tables, seat, rng, r):
     """The ``determinize`` entry point (``engine.entry``): one determinization of game
     ``g`` for ``seat``, in place, from stream ``rng[r]``."""
+    st, sp = as_record(state), as_record(tables)  # one pointer each, for the kernels
     determinize(st, g, sp, seat, rng, r)

@@ -7,8 +7,11 @@ caller is compiled (``uno_env.engine.jit.by_spec``). Everything above this modul
 Public kernels: ``legal_mask`` (the current decider's legal actions),
 ``apply_action`` (assumes a legal action), ``step_and_mask`` and ``random_legal``.
 """
-from uno_env.engine.jit import by_spec, njit
 import importlib
+
+import numpy as np
+
+from uno_env.engine.jit import by_spec, njit
 
 from uno_env.engine import codes as C
 from uno_env.engine.rng import below
@@ -73,12 +76,43 @@ def random_pick(st, g, mask, n):
     """The random agent's choice among the ``n`` (> 0) legal actions of ``mask``: the
     ``k``-th, ``k`` uniform from the game's own stream."""
     k = below(st.rng, g, n)
+    if mask.shape[0] % 8 == 0:  # a scratch mask of ``scratch_mask``: eight at a time
+        return kth_marked(mask.view(np.uint64), k)
     for a in range(mask.shape[0]):
         if mask[a] != 0:
             if k == 0:
                 return a
             k -= 1
     return -1
+
+
+#: a byte of every action of a word, to count the marked actions of eight at once
+BYTE_ONES = np.uint64(0x0101010101010101)
+
+
+@njit(inline="always")
+def kth_marked(words, k):
+    """The ``k``-th (from 0) marked action of a mask seen as uint64 words (each byte 0
+    or 1): the marks of a word are counted by one multiplication."""
+    for i in range(words.shape[0]):
+        w = words[i]
+        marked = np.int64((w * BYTE_ONES) >> np.uint64(56))
+        if k < marked:
+            for j in range(8):
+                if (w >> np.uint64(8 * j)) & np.uint64(0xFF):
+                    if k == 0:
+                        return 8 * i + j
+                    k -= 1
+        k -= marked
+    return -1
+
+
+@njit(inline="always", allocates=True)
+def scratch_mask(sp):
+    """A zeroed legal-mask buffer for the engine's own agents: the action space rounded
+    up to whole uint64 words (the actions past it never marked), which ``random_pick``
+    walks eight actions at a time."""
+    return np.zeros((sp.layout[C.L_SIZE] + 7) // 8 * 8, np.uint8)
 
 
 #: bits of ``step_and_mask``'s result above the next decider's seat

@@ -35,6 +35,7 @@ import numpy as np
 
 from uno_env.engine.jit import by_class, njit
 from uno_env.engine import codes as C
+from uno_env.engine.state import as_record
 from uno_env.engine.observe import observe
 from uno_env.engine.policies import WORK_SIZE, choose_action
 from uno_env.engine.rng import seed_stream
@@ -333,15 +334,17 @@ def learner_op(op, st, sp, lb, seed, arg, rows, actions, obs, mask, search):
     return -1
 
 
-def learner_kernel(op, st, sp, lb, seed, arg, rows, actions, obs, mask):
+def learner_kernel(op, state, tables, lb, seed, arg, rows, actions, obs, mask):
     """The ``learner`` entry point: ``learner_op`` without search."""
+    st, sp = as_record(state), as_record(tables)  # one pointer each, for the kernels
     return learner_op(op, st, sp, lb, seed, arg, rows, actions, obs, mask, None)
 
 
-def learner_rows_kernel(op, st, sp, lb, seed, rows, actions):
+def learner_rows_kernel(op, state, tables, lb, seed, rows, actions):
     """The ``learner_rows`` entry point: a step split over threads, without search
     (``OP_STEP_ROWS``, ``OP_DEAL_ENDED``). An entry point of its own: compiled into
     ``learner_kernel``, these loops made the one-thread step about 10% slower."""
+    st, sp = as_record(state), as_record(tables)  # one pointer each, for the kernels
     if op == OP_STEP_ROWS:
         _learner_step_rows(st, sp, lb, seed, rows, actions, None)
     else:

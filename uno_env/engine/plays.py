@@ -2,15 +2,30 @@
 turn"): matching the pile, the restriction of the draw wilds, and the legal mask of the
 official rules, which classic UNO and UNO Flip both use. Faces are read through
 ``faces.face``, so one loop serves single-sided decks and Flip's two sides."""
-from uno_env.engine.jit import njit
+from uno_env.engine.jit import by_spec, njit
 from uno_env.engine import codes as C
 from uno_env.engine.faces import face, is_restricted, same_card_below
 from uno_env.engine.turns import top_type
+from uno_env.engine.variants import DOUBLE_SIDED, SINGLE_SIDED
+
+T_BASE = C.NUM_INFO  # where a game's card counts start in its info row (engine/tallies.py)
 
 
-@njit(inline="always")
+@by_spec
 def holds_color(st, g, sp, seat, color):
     """Does ``seat`` hold a coloured card of ``color``? (wilds never count)"""
+
+
+@holds_color.register(*SINGLE_SIDED)
+def _holds_color_counted(st, g, sp, seat, color):
+    # the hand's cards per colour are kept as cards move (engine/tallies.py)
+    if 0 <= color < 4:
+        return st.info[g, T_BASE + seat * C.NUM_TALLIES + C.T_SLOT + color] > 0
+    return False
+
+
+@holds_color.register(*DOUBLE_SIDED)
+def _holds_color_scanned(st, g, sp, seat, color):
     for t in range(st.hands.shape[2]):
         if st.hands[g, seat, t] > 0 and sp.face_color[face(st, g, sp, t)] == color:
             return True
@@ -58,11 +73,66 @@ def set_play_actions(st, g, sp, t, mask):
     return 1
 
 
-@njit(inline="always")
+@by_spec
 def set_hand_plays(st, g, sp, seat, mask):
     """Mark every card of ``seat``'s hand that may be played (``may_play``, with the
     per-position lookups hoisted out of the loop: this is the hottest loop of the
     engine). Returns the number of actions marked (a wild marks one per colour)."""
+
+
+@set_hand_plays.register(*SINGLE_SIDED)
+def _gather_hand_plays(st, g, sp, seat, mask):
+    # only the types that can match are looked at: the colour in force's row, the pile
+    # rank's row (its other colours) and the wilds (``Spec.color_types`` ...); about 19
+    # of the classic deck's 54 types, with no branch on the colour or rank of each
+    color = st.info[g, C.I_COLOR]
+    pile_rank = top_rank(st, g, sp)
+    play_base = sp.layout[C.L_PLAY]
+    hand = st.hands[g, seat]
+    plays = 0
+    row = sp.color_types[color]
+    for i in range(row.shape[0]):
+        t = row[i]
+        if t < 0:
+            break
+        if hand[t] > 0:
+            mask[play_base + sp.type_play_slot[t]] = 1
+            plays += 1
+    if pile_rank < C.FIRST_WILD_RANK:
+        row = sp.rank_types[pile_rank]
+        for i in range(row.shape[0]):
+            t = row[i]
+            if t < 0:
+                break
+            if hand[t] > 0 and sp.face_color[sp.type_face[t, 0]] != color:
+                mask[play_base + sp.type_play_slot[t]] = 1
+                plays += 1
+    allowed = True
+    checked = sp.rules[C.R_BLUFF] != 0  # with bluffing, restricted wilds need no check
+    wild_base = sp.layout[C.L_WILD]
+    for i in range(sp.wild_types.shape[0]):
+        t = sp.wild_types[i]
+        if t < 0:
+            break
+        if hand[t] == 0:
+            continue
+        if is_restricted(sp, sp.face_rank[sp.type_face[t, 0]]):
+            if not checked:
+                allowed = not holds_color(st, g, sp, seat, color)
+                checked = True
+            if not allowed:
+                continue
+        base = wild_base + 4 * sp.type_wild_slot[t]
+        for c in range(4):
+            mask[base + c] = 1
+        plays += 4
+    return plays
+
+
+@set_hand_plays.register(*DOUBLE_SIDED)
+def _scan_hand_plays(st, g, sp, seat, mask):
+    # UNO Flip: a type's colour and rank depend on the side in play, so every type is
+    # looked at
     color = st.info[g, C.I_COLOR]
     pile_rank = top_rank(st, g, sp)
     play_base = sp.layout[C.L_PLAY]

@@ -18,6 +18,7 @@ import numpy as np
 
 from uno_env.engine.jit import by_spec, njit
 from uno_env.engine import codes as C
+from uno_env.engine.state import as_record
 from uno_env.engine.observe import observe
 from uno_env.engine.variants import DOUBLE_SIDED, SINGLE_SIDED
 from uno_env.engine.dispatch import legal_mask, random_legal
@@ -708,10 +709,11 @@ def choose_action(kind, st, g, sp, mask, obs, work):
     return random_legal(st, g, sp, mask)
 
 
-def policy_batch(kind, obs, mask, sp, out):
+def policy_batch(kind, obs, mask, tables, out):
     """``out[b]``: the greedy (``kind`` AGENT_GREEDY) or heuristic policy's action for
     row ``b`` of ``obs[B, D]`` and ``mask[B, A]`` (the Python agents' ``act`` and
     ``act_batch``; the ``policy`` entry point of ``engine.entry``)."""
+    sp = as_record(tables)  # one pointer, for the kernels
     work = np.empty(WORK_SIZE, np.int64)
     for b in range(obs.shape[0]):
         if kind == AGENT_GREEDY:

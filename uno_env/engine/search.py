@@ -53,8 +53,8 @@ from uno_env.engine.policies import (AGENT_CODES, AGENT_GREEDY, AGENT_HEURISTIC,
                                      AGENT_RANDOM, WORK_SIZE, choose_action)
 from uno_env.engine.rng import seed_stream
 from uno_env.engine.rounds import reset_game
-from uno_env.engine.state import State
-from uno_env.engine.dispatch import apply_action, legal_mask
+from uno_env.engine.state import State, as_record
+from uno_env.engine.dispatch import apply_action, legal_mask, scratch_mask
 
 #: agent codes at or above this are search agents
 MCTS_BASE = 1 << 24
@@ -214,7 +214,7 @@ def mcts_action(st, g, sp, code, rng, r, banned):
     random numbers from ``rng[r]`` and the public belief ``banned`` (``engine.belief``);
     -1 if the game is over (module docstring)."""
     num_actions = sp.layout[C.L_SIZE]
-    mask = np.zeros(num_actions, np.uint8)
+    mask = scratch_mask(sp)
     n = legal_mask(st, g, sp, mask)
     if n == 0:
         return -1
@@ -226,13 +226,21 @@ def mcts_action(st, g, sp, code, rng, r, banned):
             j += 1
     if n == 1:
         return actions[0]
+    return _search(st, g, sp, code, rng, r, banned, mask, actions, clone_row(st, g),
+                   clone_row(st, g), clone_row(st, g))
+
+
+@njit(allocates=True)
+def _search(st, g, sp, code, rng, r, banned, mask, actions, root_state, deal_state,
+            work_state):
+    """``mcts_action``'s search over its ``n > 1`` legal ``actions``, on three one-game
+    copies of game ``g`` (arguments, so that they outlive the records made of them)."""
+    n = actions.shape[0]
+    root, deal, work = as_record(root_state), as_record(deal_state), as_record(work_state)
     budget = (code - MCTS_BASE) % BUDGET_LIMIT
     options = (code - MCTS_BASE) // BUDGET_LIMIT
     kind = options % 4
     seat = st.info[g, C.I_CURRENT]
-    root = clone_row(st, g)
-    deal = clone_row(st, g)
-    work = clone_row(st, g)
     obs = np.zeros(sp.layout[C.L_OBS_SIZE], np.float32)
     scratch = np.zeros(WORK_SIZE, np.int64)
     # the default: what the rollout policy itself would play (greedy's for random)
@@ -320,10 +328,9 @@ def simulate_search_chunk(st, sp, seat_agents, seed, first_index, stat_slots, rn
                           out_winner, out_turns, out_steps, out_points, out_stats):
     """``batch.simulate_chunk`` when a seat is a search agent; ``rng`` (uint64[B])
     holds the games' search streams."""
-    num_actions = sp.layout[C.L_SIZE]
     obs_size = sp.layout[C.L_OBS_SIZE]
     for g in range(st.info.shape[0]):
-        mask = np.empty(num_actions, np.uint8)
+        mask = scratch_mask(sp)
         obs = np.empty(obs_size, np.float32)
         out_steps[g] = play_search_game(st, g, sp, seat_agents, seed, first_index + g,
                                         mask, obs, rng)
@@ -379,7 +386,7 @@ def idle_arguments(num_players: int, obs_size: int, num_actions: int):
 OP_DECIDE, OP_SIMULATE, OP_LEARNER = 0, 1, 16
 
 
-def search_kernel(op, st, watched, sp, codes, seed, first_index, stat_slots, rng, banned,
+def search_kernel(op, state, watched_state, tables, codes, seed, first_index, stat_slots, rng, banned,
                   moves, out_winner, out_turns, out_steps, out_points, out_stats,
                   lb, rows, obs, mask):
     """The ``search`` entry point: one kernel for every use, so that a variant compiles
@@ -398,6 +405,8 @@ def search_kernel(op, st, watched, sp, codes, seed, first_index, stat_slots, rng
     ``OP_LEARNER + k`` (``uno_env.envs.single_seat.LearnerBatch`` with a search opponent):
     ``engine.learner.learner_op(k, st, sp, lb, seed, first_index, rows, moves, obs,
     mask, ...)``, the games' search streams in ``rng`` and beliefs in ``banned``."""
+    st, sp = as_record(state), as_record(tables)  # one pointer each, for the kernels
+    watched = as_record(watched_state)
     if op >= OP_LEARNER:
         search = LearnerSearch(rng, banned, np.zeros(st.hands.shape[1], np.int64))
         return learner.learner_op(op - OP_LEARNER, st, sp, lb, seed, first_index, rows,

@@ -40,6 +40,7 @@ import numpy as np
 
 from uno_env.engine.jit import by_spec, njit
 from uno_env.engine import codes as C
+from uno_env.engine.state import as_record
 from uno_env.engine.batch import deal_game, decide
 from uno_env.engine.observe import observe
 from uno_env.engine.policies import AGENT_RANDOM, WORK_SIZE
@@ -258,7 +259,7 @@ def play_checked(st, g, sp, seat_agents, seed, index, max_steps, obs_every, dark
         steps += 1
 
 
-def soak_kernel(op, st, sp, seat_agents, seed, first_index, max_steps, obs_every,
+def soak_kernel(op, state, tables, seat_agents, seed, first_index, max_steps, obs_every,
                 dark_count, high, out_steps, out_winner, breaks, first_break):
     """``OP_PLAY``: play games ``first_index .. first_index + len(out_steps) - 1`` of
     ``seed`` in slot 0 of ``st`` (``seat_agents[seat]``: agent codes), each checked
@@ -268,6 +269,7 @@ def soak_kernel(op, st, sp, seat_agents, seed, first_index, max_steps, obs_every
     (int64[3], ``FIRST_*``, left alone if ``first_break[0] >= 0``). Returns the number
     of broken games. ``OP_CHECK``: the checks of slot 0 as it stands, no step; returns
     its break mask."""
+    st, sp = as_record(state), as_record(tables)  # one pointer each, for the kernels
     num_types = st.hands.shape[2]
     count = np.zeros(num_types, np.int64)
     face_count = np.zeros(sp.face_color.shape[0], np.int64)

@@ -34,7 +34,11 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-from numba.core import config, types
+from numba.core import cgutils, config, types
+from numba.core.imputils import impl_ret_borrowed
+from numba.core.extending import (
+    intrinsic, lower_getattr_generic, models, register_model)
+from numba.core.typing.templates import AttributeTemplate, infer_getattr
 from numba.experimental import structref
 
 from uno_env.engine import codes as C
@@ -82,6 +86,75 @@ def copy_game(src: State, g: int, dst: State, h: int) -> None:
     """Copy game ``g`` of ``src`` into slot ``h`` of ``dst`` (same shapes)."""
     for a, b in zip(src, dst):
         b[h] = a[g]
+
+
+# --- the state and the tables passed by reference ---------------------------------------
+#
+# A namedtuple of arrays passes by value: every call of a kernel that is not inlined
+# copied the 11 array descriptors of a State and the 15 of a Spec (about 430 machine
+# words a decision in ``simulate``; docs/performance.md). An entry point therefore
+# stores its State and Spec once in its own stack frame (``as_record``) and hands the
+# kernels a pointer to each: a ``Record``, read with the same names (``st.info``,
+# ``sp.rules``). It lives as long as the entry point's call, which outlives every
+# kernel it calls; nothing keeps one beyond that (no kernel returns one).
+
+
+class Record(types.Type):
+    """numba's type of a pointer to a namedtuple of arrays (a State or a Spec) held in
+    the frame of the entry point that made it (``as_record``). Its fields read as the
+    namedtuple's; its kernels dispatch as the namedtuple's class does (``by_spec``)."""
+
+    def __init__(self, tuple_type):
+        self.tuple_type = tuple_type
+        self.dtype = tuple_type  # for numba's PointerModel
+        self.instance_class = tuple_type.instance_class
+        super().__init__(name=f"Record({tuple_type.instance_class.__name__}, "
+                              f"{tuple_type})")
+
+    @property
+    def key(self):
+        return self.tuple_type
+
+
+register_model(Record)(models.PointerModel)
+
+
+@infer_getattr
+class _RecordAttributes(AttributeTemplate):
+    key = Record
+
+    def generic_resolve(self, typ, attr):
+        fields = typ.tuple_type.instance_class._fields
+        if attr in fields:
+            return typ.tuple_type.types[fields.index(attr)]
+
+
+@lower_getattr_generic(Record)
+def _record_getattr(context, builder, typ, value, attr):
+    i = typ.tuple_type.instance_class._fields.index(attr)
+    field_type = typ.tuple_type.types[i]
+    data = builder.load(cgutils.gep_inbounds(builder, value, 0, i))
+    field = context.data_model_manager[field_type].from_data(builder, data)
+    # a new reference where numba counts them (the entry points), as any getattr
+    return impl_ret_borrowed(context, builder, field_type, field)
+
+
+@intrinsic
+def as_record(typingctx, tup):
+    """The namedtuple ``tup`` (a State or a Spec) stored in this function's frame, as a
+    ``Record`` pointing there; a record passes through unchanged."""
+    if isinstance(tup, Record):
+        return tup(tup), lambda context, builder, sig, args: args[0]
+    if not isinstance(tup, (types.NamedTuple, types.NamedUniTuple)):
+        return None
+
+    def codegen(context, builder, sig, args):
+        model = context.data_model_manager[tup]
+        slot = cgutils.alloca_once(builder, model.get_data_type())
+        builder.store(model.as_data(builder, args[0]), slot)
+        return slot
+
+    return Record(tup)(tup), codegen
 
 
 # --- one game's arrays as one object, for the game entry point ----------------------------

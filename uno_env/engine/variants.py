@@ -26,12 +26,15 @@ from dataclasses import dataclass, field
 #: ``luffy_type`` (the ``1`` of each colour, -1). Every variant's ``Spec`` class has
 #: these fields: the class is how the kernels are specialised (``engine.jit.by_spec``),
 #: so each variant compiles its own code only.
-#: Mind the cost of a field: a Spec passes by value to every kernel that is not inlined;
-#: two more fields (a per-type colour slot and rank) made random play in ``simulate``
-#: three times slower (classic 4p, 346 -> 1151 ns a decision; 2026-12-03).
+#: ``color_types``, ``rank_types`` and ``wild_types`` list, for single-sided decks, the
+#: types a hand may play on a colour, on a rank, and the wilds (ascending, ``-1`` after
+#: the last): the legal moves are gathered from them (``plays.set_hand_plays``).
+#: A field costs nothing per call: the kernels receive a Spec by reference
+#: (``state.as_record``).
 SPEC_FIELDS = ("face_color", "face_rank", "face_points", "type_face", "type_count",
                "type_play_slot", "type_wild_slot", "play_slot_type", "wild_slot_type",
-               "rules", "layout", "obs_at", "ace_slot_type", "rank_type", "luffy_type")
+               "rules", "layout", "obs_at", "ace_slot_type", "rank_type", "luffy_type",
+               "color_types", "rank_types", "wild_types")
 
 
 @dataclass(frozen=True)

@@ -62,6 +62,27 @@ def make_config(preset: str = "classic", num_players: int = 4, **overrides) -> C
     return _build(preset, num_players, rules)
 
 
+def candidate_tables(color, rank) -> dict:
+    """The Spec's ``color_types``, ``rank_types`` and ``wild_types`` of a deck whose type
+    ``t`` shows ``color[t]`` and ``rank[t]`` (its light face): the non-wild types of
+    each colour and of each rank, and the wild types, ascending, each row ended by -1.
+    A card matches the pile by colour, by rank or as a wild (docs/rules.md 2), so a
+    hand's legal plays are among one colour row, one rank row and the wilds."""
+    wild = rank >= C.FIRST_WILD_RANK
+
+    def rows(keys, n):
+        groups = [np.flatnonzero(~wild & (keys == k)) for k in range(n)]
+        out = np.full((n, max(len(x) for x in groups) + 1), -1, np.int32)
+        for k, x in enumerate(groups):
+            out[k, :len(x)] = x
+        return out
+
+    wilds = np.full(int(wild.sum()) + 1, -1, np.int32)
+    wilds[:-1] = np.flatnonzero(wild)
+    return {"color_types": rows(color, C.NO_COLOR + 1), "rank_types": rows(rank, C.NUM_RANKS),
+            "wild_types": wilds}
+
+
 @lru_cache(maxsize=64)
 def _build(preset: str, num_players: int, rules: Rules) -> Config:
     deck = make_deck(rules.deck, *rules.deck_counts)
@@ -89,6 +110,7 @@ def _build(preset: str, num_players: int, rules: Rules) -> Config:
         layout=layout.as_array(),
         obs_at=field_offsets(deck.num_types, num_players, rules),
         ace_slot_type=i32(ace_slots), rank_type=rank_type, luffy_type=luffy_type,
+        **candidate_tables(light_color, light_rank),
     )
     for a in spec:
         a.setflags(write=False)
