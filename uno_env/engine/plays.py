@@ -2,6 +2,8 @@
 turn"): matching the pile, the restriction of the draw wilds, and the legal mask of the
 official rules, which classic UNO and UNO Flip both use. Faces are read through
 ``faces.face``, so one loop serves single-sided decks and Flip's two sides."""
+import numpy as np
+
 from uno_env.engine.jit import by_spec, njit
 from uno_env.engine import codes as C
 from uno_env.engine.faces import face, is_restricted, same_card_below
@@ -84,10 +86,12 @@ def set_hand_plays(st, g, sp, seat, mask):
 def _gather_hand_plays(st, g, sp, seat, mask):
     # only the types that can match are looked at: the colour in force's row, the pile
     # rank's row (its other colours) and the wilds (``Spec.color_types`` ...); about 19
-    # of the classic deck's 54 types, with no branch on the colour or rank of each
+    # of the classic deck's 54 types. No branch on "held" (a coin toss for the branch
+    # predictor): each candidate's mark is or-ed in, 0 or 1.
     color = st.info[g, C.I_COLOR]
     pile_rank = top_rank(st, g, sp)
-    play_base = sp.layout[C.L_PLAY]
+    play = mask[sp.layout[C.L_PLAY]:]
+    slot_of = sp.type_play_slot
     hand = st.hands[g, seat]
     plays = 0
     row = sp.color_types[color]
@@ -95,18 +99,19 @@ def _gather_hand_plays(st, g, sp, seat, mask):
         t = row[i]
         if t < 0:
             break
-        if hand[t] > 0:
-            mask[play_base + sp.type_play_slot[t]] = 1
-            plays += 1
+        held = np.uint8(hand[t] > 0)
+        play[slot_of[t]] |= held
+        plays += held
     if pile_rank < C.FIRST_WILD_RANK:
         row = sp.rank_types[pile_rank]
         for i in range(row.shape[0]):
             t = row[i]
             if t < 0:
                 break
-            if hand[t] > 0 and sp.face_color[sp.type_face[t, 0]] != color:
-                mask[play_base + sp.type_play_slot[t]] = 1
-                plays += 1
+            # the colour in force's card of this rank is already counted
+            held = np.uint8(hand[t] > 0) & np.uint8(sp.face_color[sp.type_face[t, 0]] != color)
+            play[slot_of[t]] |= held
+            plays += held
     allowed = True
     checked = sp.rules[C.R_BLUFF] != 0  # with bluffing, restricted wilds need no check
     wild_base = sp.layout[C.L_WILD]

@@ -514,8 +514,8 @@ def _card_score(obs, sp, t, named, side, ctx):
     chance ``1 - (1 - u/U)^n``. A reverse with more than two players weighs the next
     player's danger against the previous one's. UNO Flip: a card whose other face is a
     strong card (many points: a wild or a draw card) is kept a little longer."""
-    (counts, ranks_held, color, holds_color, by_color, by_rank, unseen, danger,
-     danger_prev, free, my_cards, players, n_next, n_skip, n_prev) = ctx
+    (work, color, holds_color, unseen, danger, danger_prev, free, my_cards, players,
+     n_next, n_skip, n_prev) = ctx
     f = _face(obs, sp, t, side)
     rank = sp.face_rank[f]
     d = 1.0 if danger else 0.0
@@ -534,11 +534,11 @@ def _card_score(obs, sp, t, named, side, ctx):
             s = WILD_SCORE + WILD_DANGER * d
         if free:
             s += FREE_WILD
-        same = counts[c]
-        match = by_color[c] + by_color[4]
+        same = work[W_COUNTS + c]
+        match = work[W_BY_COLOR + c] + work[W_BY_COLOR + 4]
     else:
         c = sp.face_color[f] % 4
-        same = counts[c] - 1         # cards of that colour left after playing it
+        same = work[W_COUNTS + c] - 1         # cards of that colour left after playing it
         mover = n_next
         if rank == C.DRAW2 or rank == C.DRAW1 or rank == C.DRAW5:
             s = DRAW_SCORE + DRAW_DANGER * d + (FREE_ACTION if free else 0.0)
@@ -552,10 +552,10 @@ def _card_score(obs, sp, t, named, side, ctx):
             mover = n_prev
         else:
             s = NUMBER_SCORE
-        s += SAME_RANK_WEIGHT * (ranks_held[rank] - 1)
+        s += SAME_RANK_WEIGHT * (work[W_RANKS_HELD + rank] - 1)
         if c == color:
             s += 1.0
-        match = by_color[c] + by_color[4] + by_rank[rank]
+        match = work[W_BY_COLOR + c] + work[W_BY_COLOR + 4] + work[W_BY_RANK + rank]
     follow = 1.0
     if mover >= 0:
         miss = 1.0 - min(1.0, match / max(unseen, 1))
@@ -617,8 +617,6 @@ def _heuristic_decide(obs, mask, sp, work, phase, side, color, forward, my_cards
     lay = sp.layout
     counts = work[W_COUNTS:W_COUNTS + 4]
     by_color = work[W_BY_COLOR:W_BY_RANK]
-    by_rank = work[W_BY_RANK:W_RANKS_HELD]
-    ranks_held = work[W_RANKS_HELD:W_OPPONENTS]
     best_color = _best_color(counts)
     reflex = _reflex(mask, sp, phase, best_color)
     named = _name_color(counts, by_color, unseen)
@@ -647,9 +645,9 @@ def _heuristic_decide(obs, mask, sp, work, phase, side, color, forward, my_cards
     if phase == C.PHASE_GIVE:
         return _best_give(mask, sp, side)
     danger, free = n_next <= DANGER_CARDS, my_cards <= FREE_CARDS
-    ctx = (counts, ranks_held, color, color >= 0 and counts[color] > 0, by_color, by_rank,
-           unseen, danger, n_prev <= DANGER_CARDS, free, my_cards, players, n_next, n_skip,
-           n_prev)
+    # the counts travel as ``work`` itself (one array, not four slices of it)
+    ctx = (work, color, color >= 0 and counts[color] > 0, unseen, danger,
+           n_prev <= DANGER_CARDS, free, my_cards, players, n_next, n_skip, n_prev)
     best, best_score = -1, NEVER
     for k in range(lay[C.L_NUM_ACE]):   # One Piece: ACE+X sheds the Ace's points too
         a = lay[C.L_ACE] + k
