@@ -1,15 +1,17 @@
 """Classic UNO under the official rules (docs/rules.md section 2) as kernels over one
 game ``g``: the variant ``classic`` (``Rules.variant``), which also plays teams, match
 scoring, rewards and the other flags of section 2 and 7. The entry names are those of
-every variant module: ``legal_mask`` and ``apply_action``."""
+every variant module: ``legal_mask`` and ``apply_action``; ``random_move`` is the
+random agent's shortcut, which a variant may have (``dispatch.random_action``)."""
 from uno_env.engine.jit import njit
 from uno_env.engine import codes as C
 from uno_env.engine.faces import face, rank_draw
 from uno_env.engine.piles import discard_from_hand, draw_cards
-from uno_env.engine.plays import holds_color, may_play, official_legal_mask
+from uno_env.engine.plays import (
+    holds_color, may_play, official_legal_mask, official_random_play)
 from uno_env.engine.rounds import go_out
 from uno_env.engine.turns import (
-    NOT_COMMON, begin_decision, challenge_verdict, common_move, finish_turn,
+    NO_SHORTCUT, NOT_COMMON, begin_decision, challenge_verdict, common_move, finish_turn,
     mark_uncalled, pass_turn, seat_after,
 )
 
@@ -18,6 +20,16 @@ from uno_env.engine.turns import (
 def legal_mask(st, g, sp, mask):
     """The current decider's legal actions (``mask`` zeroed, the game on)."""
     return official_legal_mask(st, g, sp, mask)
+
+
+@njit(inline="always")
+def random_move(st, g, sp):
+    """The random agent's move where it needs no mask: a play decision
+    (``plays.official_random_play``); ``NO_SHORTCUT`` elsewhere, and the agent then
+    picks from the legal mask (``dispatch.random_action``)."""
+    if st.info[g, C.I_PHASE] == C.PHASE_PLAY:
+        return official_random_play(st, g, sp)
+    return NO_SHORTCUT
 
 
 @njit(inline="always")

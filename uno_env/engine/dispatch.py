@@ -10,11 +10,13 @@ Public kernels: ``legal_mask`` (the current decider's legal actions),
 import importlib
 
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from uno_env.engine.jit import by_spec, njit
 
 from uno_env.engine import codes as C
 from uno_env.engine.rng import below
+from uno_env.engine.turns import NO_SHORTCUT
 from uno_env.engine.variants import VARIANTS
 
 
@@ -33,6 +35,16 @@ def observe_fields(st, g, sp, seat, out):
     """Write the variant's own observation fields (``engine/observe.py``)."""
 
 
+@by_spec
+def random_move(st, g, sp):
+    """The variant's shortcut for the random agent's move (``turns.NO_SHORTCUT``: none)."""
+
+
+@random_move.register_default
+def _no_shortcut(st, g, sp):
+    return NO_SHORTCUT
+
+
 def _register(spec_class, module):
     # thin wrappers: the variant's kernels stay ordinary calls (compiled once per
     # variant), not inlined into every caller
@@ -42,6 +54,8 @@ def _register(spec_class, module):
         lambda st, g, sp, action: module.apply_action(st, g, sp, action))
     observe_fields.register(spec_class)(
         lambda st, g, sp, seat, out: module.observe_fields(st, g, sp, seat, out))
+    if hasattr(module, "random_move"):  # optional
+        random_move.register(spec_class)(lambda st, g, sp: module.random_move(st, g, sp))
 
 
 # each variant's rules module, from the declaration (its layer is below this one:
@@ -69,6 +83,16 @@ def random_legal(st, g, sp, scratch):
     if n == 0:
         return -1
     return random_pick(st, g, scratch, n)
+
+
+@njit
+def random_action(st, g, sp, scratch):
+    """``random_legal``'s action, without filling ``scratch`` where the variant has a
+    shortcut (``random_move``): the engine's own random agent (``policies``)."""
+    action = random_move(st, g, sp)
+    if action != NO_SHORTCUT:
+        return action
+    return random_legal(st, g, sp, scratch)
 
 
 @njit(inline="always")
@@ -105,6 +129,24 @@ def kth_marked(words, k):
                     k -= 1
         k -= marked
     return -1
+
+
+@njit(inline="always")
+def next_marked(mask, a, end):
+    """The first marked action of ``mask`` in ``[a, end)``, or ``end`` if none. On a
+    scratch mask (``scratch_mask``: whole uint64 words) eight actions at a time."""
+    if mask.shape[0] % 8 != 0:
+        while a < end and mask[a] == 0:
+            a += 1
+        return min(a, end)
+    words = mask.view(np.uint64)
+    while a < end:
+        # this word's marks from action a on (little-endian: action 8i + j is byte j)
+        w = words[a // 8] >> np.uint64(8 * (a % 8))
+        if w != 0:
+            return min(a + trailing_zeros(w) // 8, end)
+        a = (a // 8 + 1) * 8
+    return end
 
 
 @njit(inline="always", allocates=True)

@@ -87,7 +87,8 @@ def allocate_learner(num_envs, num_players, obs_size, num_actions, lineups, seat
         np.zeros(b, np.float32), np.zeros(b, np.bool_), np.zeros(b, np.bool_),
         np.zeros((b, obs_size), np.float32), np.zeros((b, num_actions), np.uint8),
         np.zeros((b, obs_size), np.float32), np.ascontiguousarray(lineups, np.int32),
-        np.array([seat, int(auto_reset)], np.int64), np.zeros(num_actions, np.uint8),
+        np.array([seat, int(auto_reset)], np.int64),
+        np.zeros((num_actions + 7) // 8 * 8, np.uint8),  # whole words: dispatch.scratch_mask
         np.zeros(obs_size, np.float32), np.zeros(WORK_SIZE, np.int64))
 
 

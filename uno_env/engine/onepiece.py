@@ -53,7 +53,7 @@ from uno_env.engine.faces import is_restricted, rank_draw
 from uno_env.engine.piles import discard_from_hand, draw_cards, to_discard
 from uno_env.engine.plays import holds_color, mark_catch, may_play, set_play_actions
 from uno_env.engine.rounds import go_out, hand_points
-from uno_env.engine.tallies import count_card, off_pile_row
+from uno_env.engine.tallies import T_BASE, count_card, off_pile_row
 from uno_env.engine.turns import (
     NOT_COMMON, begin_decision, challenge_verdict, common_move, finish_turn, mark_uncalled,
     pass_turn, seat_after,
@@ -159,39 +159,41 @@ def legal_mask(st, g, sp, mask):
             mask[lay[C.L_UNO]] = 1
             n += 1
     elif phase == C.PHASE_PLAY:
-        # op_may_play for every card of the hand, with the per-position lookups hoisted
-        # (the hottest loop, as plays.set_hand_plays); k counts ace slots in type order
+        # op_may_play for the cards that can match: the colour in force's row, the pile
+        # rank's row and the wilds (as plays.set_hand_plays); an action card also
+        # combines with an Ace held (ACE+X, its slot ``Spec.type_ace_slot``)
         color = st.info[g, C.I_COLOR]
-        top_rank = _rank(sp, st.discard[g, st.info[g, C.I_DISCARD_LEN] - 1])
-        has_ace = False
-        for t in range(st.hands.shape[2]):
-            if st.hands[g, seat, t] > 0 and _rank(sp, t) == C.ACE:
-                has_ace = True
+        hand = st.hands[g, seat]
+        has_ace = st.info[g, T_BASE + seat * C.NUM_TALLIES + C.T_RANK + C.ACE] > 0
         restricted_ok = sp.rules[C.R_BLUFF] != 0 or not holds_color(st, g, sp, seat, color)
         singles = 0
         combos = 0
-        k = 0
-        for t in range(st.hands.shape[2]):
-            f = sp.type_face[t, 0]
-            rank = sp.face_rank[f]
-            is_action = sp.face_color[f] != C.NO_COLOR and rank >= C.SKIP \
-                and rank <= C.DRAW2
-            if st.hands[g, seat, t] > 0:
-                if rank >= C.FIRST_WILD_RANK:
-                    if (rank != C.ACE or size == 1) \
-                            and (restricted_ok or not is_restricted(sp, rank)):
-                        base = lay[C.L_WILD] + 4 * sp.type_wild_slot[t]
-                        for c in range(4):
-                            mask[base + c] = 1
-                        singles += 4
-                elif sp.face_color[f] == color or rank == top_rank:
-                    mask[lay[C.L_PLAY] + sp.type_play_slot[t]] = 1
-                    singles += 1
-                    if has_ace and is_action:
-                        mask[lay[C.L_ACE] + k] = 1
-                        combos += 1
-            if is_action:
-                k += 1
+        pile_rank = _rank(sp, st.discard[g, st.info[g, C.I_DISCARD_LEN] - 1])
+        for r in range(2):
+            row = sp.color_types[color] if r == 0 else sp.rank_types[pile_rank]
+            for i in range(row.shape[0]):
+                t = row[i]
+                if t < 0:
+                    break
+                # the colour in force's card of the pile's rank is in both rows
+                if hand[t] == 0 or (r == 1 and sp.face_color[sp.type_face[t, 0]] == color):
+                    continue
+                mask[lay[C.L_PLAY] + sp.type_play_slot[t]] = 1
+                singles += 1
+                if has_ace and sp.type_ace_slot[t] >= 0:
+                    mask[lay[C.L_ACE] + sp.type_ace_slot[t]] = 1
+                    combos += 1
+        for i in range(sp.wild_types.shape[0]):
+            t = sp.wild_types[i]
+            if t < 0:
+                break
+            rank = _rank(sp, t)
+            if hand[t] > 0 and (rank != C.ACE or size == 1) \
+                    and (restricted_ok or not is_restricted(sp, rank)):
+                base = lay[C.L_WILD] + 4 * sp.type_wild_slot[t]
+                for c in range(4):
+                    mask[base + c] = 1
+                singles += 4
         n = singles + combos
         if sp.rules[C.R_NO_DRAW_IF_PLAYABLE] == 0 or n == 0:
             mask[lay[C.L_DRAW]] = 1

@@ -7,6 +7,7 @@ import numpy as np
 from uno_env.engine.jit import by_spec, njit
 from uno_env.engine import codes as C
 from uno_env.engine.faces import face, is_restricted, same_card_below
+from uno_env.engine.rng import below
 from uno_env.engine.turns import top_type
 from uno_env.engine.variants import DOUBLE_SIDED, SINGLE_SIDED
 
@@ -83,7 +84,14 @@ def set_hand_plays(st, g, sp, seat, mask):
 
 
 @set_hand_plays.register(*SINGLE_SIDED)
-def _gather_hand_plays(st, g, sp, seat, mask):
+def _single_sided_hand_plays(st, g, sp, seat, mask):
+    return gather_hand_plays(st, g, sp, seat, mask)
+
+
+@njit(inline="always")
+def gather_hand_plays(st, g, sp, seat, mask):
+    """``set_hand_plays`` from the candidate rows of the types' light faces: a
+    single-sided deck, or UNO Flip on its light side."""
     # only the types that can match are looked at: the colour in force's row, the pile
     # rank's row (its other colours) and the wilds (``Spec.color_types`` ...); about 19
     # of the classic deck's 54 types. No branch on "held" (a coin toss for the branch
@@ -99,7 +107,8 @@ def _gather_hand_plays(st, g, sp, seat, mask):
         t = row[i]
         if t < 0:
             break
-        held = np.uint8(hand[t] > 0)
+        # (UNO Flip: a twin held below is the move; faces.same_card_below)
+        held = np.uint8(hand[t] > 0 and not same_card_below(st, g, sp, seat, t))
         play[slot_of[t]] |= held
         plays += held
     if pile_rank < C.FIRST_WILD_RANK:
@@ -109,7 +118,8 @@ def _gather_hand_plays(st, g, sp, seat, mask):
             if t < 0:
                 break
             # the colour in force's card of this rank is already counted
-            held = np.uint8(hand[t] > 0) & np.uint8(sp.face_color[sp.type_face[t, 0]] != color)
+            held = np.uint8(hand[t] > 0 and not same_card_below(st, g, sp, seat, t)) \
+                & np.uint8(sp.face_color[sp.type_face[t, 0]] != color)
             play[slot_of[t]] |= held
             plays += held
     allowed = True
@@ -119,7 +129,7 @@ def _gather_hand_plays(st, g, sp, seat, mask):
         t = sp.wild_types[i]
         if t < 0:
             break
-        if hand[t] == 0:
+        if hand[t] == 0 or same_card_below(st, g, sp, seat, t):
             continue
         if is_restricted(sp, sp.face_rank[sp.type_face[t, 0]]):
             if not checked:
@@ -135,9 +145,17 @@ def _gather_hand_plays(st, g, sp, seat, mask):
 
 
 @set_hand_plays.register(*DOUBLE_SIDED)
-def _scan_hand_plays(st, g, sp, seat, mask):
-    # UNO Flip: a type's colour and rank depend on the side in play, so every type is
-    # looked at
+def _flip_hand_plays(st, g, sp, seat, mask):
+    # UNO Flip: the light faces are the deck's, the dark ones this match's pairing
+    if st.info[g, C.I_SIDE] == 0:
+        return gather_hand_plays(st, g, sp, seat, mask)
+    return scan_hand_plays(st, g, sp, seat, mask)
+
+
+@njit(inline="always")
+def scan_hand_plays(st, g, sp, seat, mask):
+    """``set_hand_plays`` by every type's face on the side in play (UNO Flip's dark
+    side, whose faces are paired with the types per match)."""
     color = st.info[g, C.I_COLOR]
     pile_rank = top_rank(st, g, sp)
     play_base = sp.layout[C.L_PLAY]
@@ -213,3 +231,75 @@ def official_legal_mask(st, g, sp, mask):
             mask[lay[C.L_UNO]] = 1
             n += 1
     return n + mark_catch(st, g, sp, seat, mask)
+
+
+@njit
+def official_random_play(st, g, sp):
+    """The random agent's move in a play decision under the official rules on a
+    single-sided deck, without a mask: the ``k``-th legal action in id order, ``k``
+    uniform from the game's own stream, exactly as ``dispatch.random_pick`` picks it
+    from ``official_legal_mask`` (``tests/engine/test_batch.py`` compares the two).
+    The candidates are those of ``set_hand_plays``; the ids run PLAY (by type), WILD
+    (by type, then colour), DRAW, UNO, CATCH."""
+    seat = st.info[g, C.I_CURRENT]
+    color = st.info[g, C.I_COLOR]
+    hand = st.hands[g, seat]
+    slot_of = sp.type_play_slot
+    color_row = sp.color_types[color]
+    rank_row = sp.rank_types[top_rank(st, g, sp)]  # a wild's row is empty
+    plays = 0
+    for i in range(color_row.shape[0]):
+        t = color_row[i]
+        if t < 0:
+            break
+        plays += np.uint8(hand[t] > 0)
+    for i in range(rank_row.shape[0]):
+        t = rank_row[i]
+        if t < 0:
+            break
+        plays += np.uint8(hand[t] > 0) & np.uint8(sp.face_color[sp.type_face[t, 0]] != color)
+    allowed = sp.rules[C.R_BLUFF] != 0 or not holds_color(st, g, sp, seat, color)
+    wilds = 0
+    for i in range(sp.wild_types.shape[0]):
+        t = sp.wild_types[i]
+        if t < 0:
+            break
+        if hand[t] > 0 and (allowed or not is_restricted(sp, sp.face_rank[sp.type_face[t, 0]])):
+            wilds += 1
+    uno_rule = sp.rules[C.R_UNO_CALL] != 0
+    uno = uno_rule and plays + wilds > 0 and st.hand_size[g, seat] == 2 \
+        and st.info[g, C.I_UNO_CALLED] != seat
+    catchable = st.info[g, C.I_CATCHABLE]
+    catch = uno_rule and catchable >= 0 and catchable != seat
+    lay = sp.layout
+    k = below(st.rng, g, plays + 4 * wilds + 1 + np.int64(uno) + np.int64(catch))
+    if k < plays:
+        # the k-th held candidate in id order: the two rows merged by play slot
+        i, j = 0, 0
+        while True:
+            tc, tr = color_row[i], rank_row[j]
+            if tr < 0 or (tc >= 0 and slot_of[tc] < slot_of[tr]):
+                t, held = tc, hand[tc] > 0
+                i += 1
+            else:
+                t = tr
+                held = hand[tr] > 0 and sp.face_color[sp.type_face[tr, 0]] != color
+                j += 1
+            if held:
+                if k == 0:
+                    return lay[C.L_PLAY] + slot_of[t]
+                k -= 1
+    k -= plays
+    if k < 4 * wilds:
+        for i in range(sp.wild_types.shape[0]):
+            t = sp.wild_types[i]
+            if hand[t] > 0 and (allowed or not is_restricted(sp, sp.face_rank[sp.type_face[t, 0]])):
+                if k < 4:
+                    return lay[C.L_WILD] + 4 * sp.type_wild_slot[t] + k
+                k -= 4
+    k -= 4 * wilds
+    if k == 0:
+        return lay[C.L_DRAW]
+    if uno and k == 1:
+        return lay[C.L_UNO]
+    return lay[C.L_CATCH]

@@ -21,7 +21,7 @@ from uno_env.engine import codes as C
 from uno_env.engine.state import as_record
 from uno_env.engine.observe import observe
 from uno_env.engine.variants import DOUBLE_SIDED, SINGLE_SIDED
-from uno_env.engine.dispatch import legal_mask, random_legal
+from uno_env.engine.dispatch import legal_mask, next_marked, random_action
 
 AGENT_RANDOM = 0
 AGENT_GREEDY = 1
@@ -169,10 +169,8 @@ def _action_type(sp, a):
 
 @njit
 def _lowest_legal(mask):
-    for a in range(mask.shape[0]):
-        if mask[a] != 0:
-            return a
-    return -1
+    a = next_marked(mask, 0, mask.shape[0])
+    return a if a < mask.shape[0] else -1
 
 
 @njit
@@ -345,11 +343,12 @@ def _greedy_decide(obs, mask, sp, work, phase, side, color, forward):
         return best
     # coloured cards: most points, lowest id on ties
     best, best_pts = -1, -1
-    for a in range(lay[C.L_PLAY], lay[C.L_WILD]):
-        if mask[a] != 0:
-            pts = sp.face_points[_face(obs, sp, _action_type(sp, a), side)]
-            if pts > best_pts:
-                best, best_pts = a, pts
+    a = next_marked(mask, lay[C.L_PLAY], lay[C.L_WILD])
+    while a < lay[C.L_WILD]:
+        pts = sp.face_points[_face(obs, sp, _action_type(sp, a), side)]
+        if pts > best_pts:
+            best, best_pts = a, pts
+        a = next_marked(mask, a + 1, lay[C.L_WILD])
     if best >= 0:
         return best
     # wilds, naming the colour held most; a draw wild only when it is no bluff
@@ -655,11 +654,12 @@ def _heuristic_decide(obs, mask, sp, work, phase, side, color, forward, my_cards
             s = _card_score(obs, sp, sp.ace_slot_type[k], 0, side, ctx) + 60.0
             if s > best_score:
                 best, best_score = a, s
-    for a in range(lay[C.L_PLAY], lay[C.L_WILD]):
-        if mask[a] != 0:
-            s = _card_score(obs, sp, _action_type(sp, a), 0, side, ctx)
-            if s > best_score:
-                best, best_score = a, s
+    a = next_marked(mask, lay[C.L_PLAY], lay[C.L_WILD])
+    while a < lay[C.L_WILD]:
+        s = _card_score(obs, sp, _action_type(sp, a), 0, side, ctx)
+        if s > best_score:
+            best, best_score = a, s
+        a = next_marked(mask, a + 1, lay[C.L_WILD])
     for w in range(lay[C.L_NUM_WILD]):
         a = lay[C.L_WILD] + 4 * w + named
         if mask[a] != 0:
@@ -704,7 +704,7 @@ def choose_action(kind, st, g, sp, mask, obs, work):
             return heuristic_from_state(st, g, sp, seat, mask, obs, work)
         return greedy_from_state(st, g, sp, seat, mask, obs, work)
     # the random agent draws from the game's own stream
-    return random_legal(st, g, sp, mask)
+    return random_action(st, g, sp, mask)
 
 
 def policy_batch(kind, obs, mask, tables, out):

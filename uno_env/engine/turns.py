@@ -58,6 +58,9 @@ def mark_uncalled(st, g, sp, seat):
         st.info[g, C.I_CATCH_PENDING] = seat
 
 
+#: a variant's ``random_move`` has no shortcut for this decision (``dispatch.random_action``)
+NO_SHORTCUT = -2
+
 #: ``common_move`` results besides a caught seat
 NOT_COMMON = -1   # the move is the variant's to apply
 DONE = -2         # applied

@@ -101,6 +101,8 @@ def _build(preset: str, num_players: int, rules: Rules) -> Config:
         if light_rank[t] == 1:
             luffy_type[light_color[t]] = t
     ace_slots = layout.ace_slot_type if layout.ace_slot_type is not None else []
+    type_ace_slot = np.full(deck.num_types, -1, np.int32)
+    type_ace_slot[np.asarray(ace_slots, np.int64)] = np.arange(len(ace_slots))
     spec = SPEC_CLASSES[rules.variant](
         face_color=i32(deck.face_color), face_rank=i32(deck.face_rank),
         face_points=i32(deck.face_points), type_face=i32(deck.type_face),
@@ -110,7 +112,7 @@ def _build(preset: str, num_players: int, rules: Rules) -> Config:
         layout=layout.as_array(),
         obs_at=field_offsets(deck.num_types, num_players, rules),
         ace_slot_type=i32(ace_slots), rank_type=rank_type, luffy_type=luffy_type,
-        **candidate_tables(light_color, light_rank),
+        **candidate_tables(light_color, light_rank), type_ace_slot=type_ace_slot,
     )
     for a in spec:
         a.setflags(write=False)
