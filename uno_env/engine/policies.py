@@ -479,11 +479,11 @@ def _situation_from_state(st, g, sp, seat, obs, work):
         u = info[off + C.T_SLOT + s] - info[mine + C.T_SLOT + s]
         work[W_BY_COLOR + s] = u
         unseen += u
-    for r in range(C.NUM_RANKS):
+    # the coloured ranks only: _card_score reads the per-rank counts of coloured cards
+    for r in range(C.FIRST_WILD_RANK):
         held_r = info[mine + C.T_RANK + r]
         work[W_RANKS_HELD + r] = held_r
-        work[W_BY_RANK + r] = info[off + C.T_RANK + r] - held_r \
-            if r < C.FIRST_WILD_RANK else 0
+        work[W_BY_RANK + r] = info[off + C.T_RANK + r] - held_r
     held = st.hand_size[g, seat]
     return info[C.I_PHASE], 0, color, info[C.I_DIRECTION] > 0, held, unseen
 

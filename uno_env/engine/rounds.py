@@ -9,7 +9,7 @@ from uno_env.engine import codes as C
 from uno_env.engine.faces import face, is_first_card_redo, new_pairing, rank_draw
 from uno_env.engine.piles import draw_cards, to_discard
 from uno_env.engine.rng import below, shuffle_prefix
-from uno_env.engine.tallies import recount
+from uno_env.engine.tallies import count_card, start_counts
 from uno_env.engine.turns import begin_decision, seat_after, top_type
 
 
@@ -122,6 +122,7 @@ def deal(st, g, sp, dealer):
     st.hands[g] = 0
     st.hand_size[g] = 0
     st.discard_counts[g] = 0
+    start_counts(st, g, sp)
     n = 0
     for t in range(sp.type_count.shape[0]):
         for _ in range(sp.type_count[t]):
@@ -157,6 +158,7 @@ def deal(st, g, sp, dealer):
             t = st.draw_pile[g, n]
             st.hands[g, seat, t] += 1
             st.hand_size[g, seat] += 1
+            count_card(st, g, sp, seat, t, 1)
     st.info[g, C.I_DRAW_LEN] = n
     # turn up the first card; W4 (and WS, WX ...) go back at a random place
     while True:
@@ -170,7 +172,6 @@ def deal(st, g, sp, dealer):
         for i in range(n, pos, -1):
             st.draw_pile[g, i] = st.draw_pile[g, i - 1]
         st.draw_pile[g, pos] = t
-    recount(st, g, sp)
     start_round(st, g, sp)
 
 

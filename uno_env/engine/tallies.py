@@ -21,8 +21,8 @@ Single-sided decks only. In UNO Flip a card's colour and rank depend on the side
 ``recount`` do nothing; Flip's heuristic counts from its observation.
 
 Every kernel that moves a card into or out of a hand or the discard pile calls
-``count_card``; one that rebuilds hands wholesale (a deal, a swap of hands, a
-determinization) calls ``recount``. ``engine.soak`` checks the counts against a recount
+``count_card``; a deal starts from ``start_counts`` and counts the cards it deals; one
+that rebuilds hands wholesale (a swap of hands, a determinization) calls ``recount``. ``engine.soak`` checks the counts against a recount
 after every move of its soak games.
 """
 import numpy as np
@@ -71,6 +71,26 @@ def _count_single_sided(st, g, sp, row, t, n):
 
 @count_card.register(*DOUBLE_SIDED)
 def _count_nothing(st, g, sp, row, t, n):
+    pass
+
+
+@by_spec
+def start_counts(st, g, sp):
+    """Game ``g``'s counts before a deal: empty hands, and the whole deck off the
+    discard pile (``Spec.deck_tallies``); the deal then counts each card it moves."""
+
+
+@start_counts.register(*SINGLE_SIDED)
+def _start_single_sided(st, g, sp):
+    players = st.hands.shape[1]
+    st.info[g, T_BASE:T_BASE + players * C.NUM_TALLIES] = 0
+    base = T_BASE + players * C.NUM_TALLIES
+    for i in range(C.NUM_TALLIES):
+        st.info[g, base + i] = sp.deck_tallies[i]
+
+
+@start_counts.register(*DOUBLE_SIDED)
+def _start_nothing(st, g, sp):
     pass
 
 

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 SPEC_FIELDS = ("face_color", "face_rank", "face_points", "type_face", "type_count",
                "type_play_slot", "type_wild_slot", "play_slot_type", "wild_slot_type",
                "rules", "layout", "obs_at", "ace_slot_type", "rank_type", "luffy_type",
-               "color_types", "rank_types", "wild_types", "type_ace_slot")
+               "color_types", "rank_types", "wild_types", "type_ace_slot", "deck_tallies")
 
 
 @dataclass(frozen=True)

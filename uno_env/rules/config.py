@@ -83,6 +83,15 @@ def candidate_tables(color, rank) -> dict:
             "wild_types": wilds}
 
 
+def deck_tallies(color, rank, count) -> np.ndarray:
+    """The Spec's ``deck_tallies``: the deck's cards per colour slot (wild faces in the
+    fifth) and per rank, by the types' light faces (``engine/tallies.py``)."""
+    out = np.zeros(C.NUM_TALLIES, np.int32)
+    np.add.at(out, C.T_SLOT + np.where(color < C.NO_COLOR, color % 4, 4), count)
+    np.add.at(out, C.T_RANK + rank, count)
+    return out
+
+
 @lru_cache(maxsize=64)
 def _build(preset: str, num_players: int, rules: Rules) -> Config:
     deck = make_deck(rules.deck, *rules.deck_counts)
@@ -113,6 +122,7 @@ def _build(preset: str, num_players: int, rules: Rules) -> Config:
         obs_at=field_offsets(deck.num_types, num_players, rules),
         ace_slot_type=i32(ace_slots), rank_type=rank_type, luffy_type=luffy_type,
         **candidate_tables(light_color, light_rank), type_ace_slot=type_ace_slot,
+        deck_tallies=deck_tallies(light_color, light_rank, deck.type_count),
     )
     for a in spec:
         a.setflags(write=False)
