@@ -1,0 +1,86 @@
+"""The legal moves gathered from candidate rows (engine #44): the Spec's rows hold
+exactly the types that can match, the random agent's shortcut picks what its mask
+picks, and a mask is walked a word at a time without missing a mark."""
+from __future__ import annotations
+
+import numba
+import numpy as np
+import pytest
+
+import uno_env
+from uno_env import simulate
+from uno_env.engine import codes as C
+from uno_env.engine.dispatch import kth_marked, next_marked
+from uno_env.rules.config import make_config
+
+from engine.test_batch import _replay_random_game
+
+
+def _row(table, key):
+    row = table[key]
+    return set(row[row >= 0].tolist())
+
+
+@pytest.mark.parametrize("preset", ["classic", "street", "flip", "onepiece"])
+def test_candidate_rows_hold_exactly_the_types_that_can_match(preset):
+    spec = make_config(preset, 4).spec
+    light = spec.type_face[:, 0]
+    color, rank = spec.face_color[light], spec.face_rank[light]
+    wild = rank >= C.FIRST_WILD_RANK
+    assert _row(spec.wild_types[None], 0) == set(np.flatnonzero(wild).tolist())
+    for c in range(4):
+        for r in range(C.NUM_RANKS):
+            gathered = _row(spec.color_types, c) | _row(spec.rank_types, r) \
+                | _row(spec.wild_types[None], 0)
+            matching = wild | (color == c) | (rank == r)
+            assert gathered == set(np.flatnonzero(matching).tolist()), (c, r)
+    for table in (spec.color_types, spec.rank_types, spec.wild_types[None]):
+        for row in table:  # ascending, then -1 to the end
+            kept = row[row >= 0]
+            assert (np.diff(kept) > 0).all() and (row[len(kept):] == -1).all()
+
+
+def test_the_deck_counts_are_the_decks():
+    spec = make_config("classic", 4).spec
+    assert spec.deck_tallies[C.T_SLOT:C.T_SLOT + 5].tolist() == [25, 25, 25, 25, 8]
+    assert spec.deck_tallies[C.T_RANK + 0] == 4 and spec.deck_tallies[C.T_RANK + 5] == 8
+    assert spec.deck_tallies.sum() == 2 * 108
+
+
+@pytest.mark.parametrize("num_players, rules", [
+    (2, {}), (4, {"bluff": False}), (3, {"uno_call": False}),
+    (4, {"bluff": False, "uno_call": False})])
+def test_the_random_agents_shortcut_picks_what_its_mask_picks(num_players, rules):
+    """``simulate``'s random agent takes a play decision without a mask
+    (``plays.official_random_play``); ``Game``'s random move picks from the legal
+    mask: the games must be the same, decision for decision."""
+    result = simulate(num_players=num_players, num_games=3, seed=11, max_turns=1500,
+                      **rules)
+    for i in range(3):
+        game, steps = _replay_random_game(11, i, num_players, max_turns=1500, **rules)
+        assert result.steps[i] == steps
+        assert result.turns[i] == game.turns
+
+
+@numba.njit(cache=True)
+def _first_marked(mask, a, end):
+    return next_marked(mask, a, end)
+
+
+@numba.njit(cache=True)
+def _kth(mask, k):
+    return kth_marked(mask.view(np.uint64), k)
+
+
+def test_a_mask_walked_a_word_at_a_time_finds_every_mark():
+    rng = np.random.default_rng(0)
+    for _ in range(2000):
+        n = int(rng.choice([70, 72, 80]))
+        mask = (rng.random(n) < rng.random() * 0.3).astype(np.uint8)
+        a = int(rng.integers(0, n))
+        end = int(rng.integers(a, n + 1))
+        assert _first_marked(mask, a, end) == next((i for i in range(a, end) if mask[i]), end)
+        if n % 8 == 0 and mask.any():
+            marked = np.flatnonzero(mask)
+            k = int(rng.integers(0, len(marked)))
+            assert _kth(mask, k) == marked[k]
