@@ -140,7 +140,7 @@ def _record_getattr(context, builder, typ, value, attr):
 
 
 @intrinsic
-def as_record(typingctx, tup):
+def _as_record(typingctx, tup):
     """The namedtuple ``tup`` (a State or a Spec) stored in this function's frame, as a
     ``Record`` pointing there; a record passes through unchanged."""
     if isinstance(tup, Record):
@@ -155,6 +155,15 @@ def as_record(typingctx, tup):
         return slot
 
     return Record(tup)(tup), codegen
+
+
+def _unchanged(tup):
+    return tup
+
+
+#: ``_as_record`` in the kernels; in plain Python (``NUMBA_DISABLE_JIT=1``) the
+#: namedtuple itself, which Python passes by reference anyway
+as_record = _unchanged if config.DISABLE_JIT else _as_record
 
 
 # --- one game's arrays as one object, for the game entry point ----------------------------
