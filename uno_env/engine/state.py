@@ -28,6 +28,10 @@ field              dtype, shape      holds
 
 A ``Spec`` (one class per variant) holds the read-only tables of one (deck, rules,
 players) configuration.
+
+Python holds both as namedtuples. The kernels receive them by reference: each entry
+point stores its State and Spec once in its own frame (``as_record``) and passes a
+pointer, a ``Record``, whose fields read as the namedtuple's (docs/performance.md).
 """
 from __future__ import annotations
 
