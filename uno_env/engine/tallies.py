@@ -101,13 +101,21 @@ def recount(st, g, sp):
 
 @recount.register(*SINGLE_SIDED)
 def _recount_single_sided(st, g, sp):
-    st.info[g, T_BASE:] = 0
+    start_counts(st, g, sp)
     players = st.hands.shape[1]
+    off = T_BASE + players * C.NUM_TALLIES
     for t in range(sp.type_count.shape[0]):
+        slot, rank = type_columns(sp, t)
+        # every seat's count added, zero or not: whether a type is held is a coin toss
+        # for the branch predictor (the search recounts after every determinization)
         for p in range(players):
-            if st.hands[g, p, t] != 0:
-                add_type(st, g, sp, p, t, st.hands[g, p, t])
-        add_type(st, g, sp, players, t, sp.type_count[t] - st.discard_counts[g, t])
+            n = st.hands[g, p, t]
+            base = T_BASE + p * C.NUM_TALLIES
+            st.info[g, base + slot] += n
+            st.info[g, base + rank] += n
+        d = st.discard_counts[g, t]
+        st.info[g, off + slot] -= d
+        st.info[g, off + rank] -= d
 
 
 @recount.register(*DOUBLE_SIDED)
