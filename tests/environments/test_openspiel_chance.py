@@ -168,3 +168,59 @@ def test_a_reshuffle_draws_the_card_the_chance_outcome_chose(card):
     assert after.hand(1) == sorted(["R0", card], key=deck.parse_type)
     assert after.discard == ["Y1"] and sorted(after.draw_pile) == sorted(
         set(options) - {card})
+
+
+def test_a_cfr_policy_plays_as_an_agent_that_knows_every_information_state(tree,
+                                                                           tmp_path):
+    from uno_env.envs import openspiel_agents as oa
+    from uno_env.evaluation.tournament import tournament
+
+    solver, _ = ot.cfr_plus(tree, iterations=20, every=20)
+    path = oa.save_policy(tmp_path / "short.json", SHORT, tree,
+                          tree.uno_policy(solver.average_policy()))
+    flags = {k: v for k, v in SHORT.items() if k != "players"}
+    config = uno_env.make_config("classic", 2, **flags)
+    agent = oa.CFRAgent(config, path, seed=0)
+    for index in range(30):  # engine games against random: every state is in the table
+        game = uno_env.Game("classic", 2, seed=4, **flags)
+        game.reset(4, index)
+        agent.attach(game)
+        while not game.is_over:
+            seat = game.current_player
+            action = agent.act_game(game) if seat == index % 2 else game.random_action()
+            game.step(action)
+            agent.observe_move(game)
+    assert agent.unknown == 0
+    with pytest.raises(ValueError, match="not for this game's rules"):
+        oa.CFRAgent(uno_env.make_config("classic", 2), path)
+    # by name in a tournament, beside OpenSpiel's IS-MCTS
+    result = tournament((f"cfr:{path}", "openspiel-ismcts:5", "random"), "classic",
+                        num_players=2, num_games=6, seed=2, progress=False, **flags)
+    stats = {d["agent"]: d for d in result.stats()}
+    assert set(stats) == {f"cfr:{path}", "openspiel-ismcts:5", "random"}
+    # each game seats two of the three agents: two agent-games per game played
+    assert sum(d["games"] for d in stats.values()) == 2 * result.winner.size
+
+
+def test_openspiel_agents_are_position_agents_with_clear_errors():
+    from uno_env.envs import openspiel_agents as oa
+    from uno_env.envs.agent_registry import is_position_agent, make_agent
+
+    assert is_position_agent("openspiel-ismcts:50") and is_position_agent("cfr:x.json")
+    assert not is_position_agent("heuristic") and not is_position_agent("mcts:50")
+    config = uno_env.make_config("classic", 2)
+    agent = make_agent("openspiel-ismcts:3", config, seed=1)
+    assert isinstance(agent, oa.ISMCTSAgent) and agent.simulations == 3
+    game = uno_env.Game("classic", 2, seed=3)
+    with pytest.raises(ValueError, match="attach it to the Game"):
+        agent.act(game.observe(game.current_player), game.action_mask())
+    agent.attach(game)
+    twin = make_agent("openspiel-ismcts:3", config, seed=1).attach(game)
+    for _ in range(3):  # IS-MCTS moves are legal and the same for the same seed
+        action = agent.act(game.observe(game.current_player), game.action_mask())
+        assert action in game.legal_actions() and twin.act_game(game) == action
+        game.step(action)
+    with pytest.raises(ValueError, match="simulations a decision are an integer"):
+        make_agent("openspiel-ismcts:many", config)
+    with pytest.raises(ValueError, match="needs a policy file"):
+        make_agent("cfr", config)

@@ -18,26 +18,29 @@ string; commas are accepted in a parameter dict). ``target_score`` must be
 0 (one round) unless ``scoring="elimination"`` (where ``max_turns`` bounds the match):
 a match of several rounds has no bound on its length, which OpenSpiel needs.
 
-Chance is **sampled** (``SAMPLED_STOCHASTIC``: no chance nodes): each state wraps a
-``uno_env.Game``, whose own random stream deals and draws. The ``k``-th
-``new_initial_state()`` of a loaded game is game ``k`` of ``seed`` (as the ``k``-th
-reset of the AEC environment after ``reset(seed=seed)``), so episodes differ;
+Chance (``chance``: "auto", the default, is "explicit" for a small deck, docs/rules.md
+8, and "sampled" otherwise). **Sampled** (``SAMPLED_STOCHASTIC``: no chance nodes):
+each state wraps a ``uno_env.Game``, whose own random stream deals and draws. The
+``k``-th ``new_initial_state()`` of a loaded game is game ``k`` of ``seed`` (as the
+``k``-th reset of the AEC environment after ``reset(seed=seed)``), so episodes differ;
 ``new_initial_state(index)`` picks game ``index`` and does not count. OpenSpiel's C++
 side deals a state of its own now and then (its default observation shape does), which
-counts too: for a given deal, pass ``index``. Actions are the environments' action ids
-(``config.layout``), returns the environments' rewards summed over the game
-(docs/rules.md 7: one round with ``reward="win"`` gives the winner +1 and the others
--1/(N-1); truncation gives 0).
+counts too: for a given deal, pass ``index``. **Explicit** (``EXPLICIT_STOCHASTIC``;
+the classic deck, one round): the deal (a hand per chance node, then the first card)
+and every card drawn are chance outcomes weighted by the copies left
+(``uno_env.envs.explicit_chance``); ``uno`` is None until the deal is done. Actions
+are the environments' action ids (``config.layout``), returns the environments'
+rewards summed over the game (docs/rules.md 7: one round with ``reward="win"`` gives
+the winner +1 and the others -1/(N-1); truncation gives 0).
 
 Observation tensor: ``Game.observe(player)``, the environments' observation (nothing
 hidden from the player). Observation string: its non-zero fields by name.
 Information-state string (perfect recall): every move so far as ``seat:action`` and,
 after each, the changes of the player's own observation vector (``index=value``), from
-its first observation on. It holds what the player's observations showed, no more: a
-hand shown privately after a challenge, a card given by Shanks or a hand received in a
-7-0 swap appear only as far as the observation shows them (putting them into the
-observation is left to later work on the environments). There is no information-state
-tensor.
+its first observation on, and after a challenge the hand it showed the challenger
+(``shown type=count``, docs/rules.md 2.5). Information-state tensor (explicit chance
+only): the first observation, then per decision the seat, the action, the player's
+observation after it and the hand shown to it (docs/openspiel.md).
 
 ``resample_from_infostate(player, sampler)`` is ``Game.determinize(player, seed)`` with
 a seed drawn from ``sampler``: the other hands and the draw pile are redrawn, the

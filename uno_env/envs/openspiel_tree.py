@@ -30,6 +30,16 @@ TINY = dict(players=2, colors=2, numbers=2, copies=1, action_cards="S", wilds=1,
             wild_draw_fours=0, hand_size=2, uno_call=False, bluff=False, max_turns=4)
 
 
+#: the 8-card deck R0 R1 RS Y0 Y1 YS W W4 with bluffing: a Wild Draw Four may be played
+#: illegally and challenged (docs/rules.md 2.5), two cards each, three turns (at four
+#: the tree has more than 3.6 million nodes)
+BLUFF = dict(TINY, wild_draw_fours=1, bluff=True, max_turns=3)
+#: the configurations of docs/game-theory.md by name; the "short" ones (two turns) are
+#: for tests and quick runs
+CONFIGS = {"tiny": TINY, "bluff": BLUFF, "short": dict(TINY, max_turns=2),
+           "bluff-short": dict(BLUFF, max_turns=2)}
+
+
 def load(params: dict) -> pyspiel.Game:
     """``python_uno`` with explicit chance (a small deck, docs/rules.md 8)."""
     game = pyspiel.load_game("python_uno", {"chance": "explicit", **params})
@@ -226,3 +236,78 @@ def cfr_plus(tree: Tree, iterations: int, every: int = 10, seconds: float | None
                     (seconds is not None and time.perf_counter() - start > seconds):
                 break
     return solver, curve
+
+
+@dataclass
+class Study:
+    """One configuration solved: its tree, OpenSpiel's CFR+ solver and its curve."""
+
+    name: str
+    params: dict
+    tree: Tree
+    solver: object
+    #: (iterations, NashConv of the average policy, seconds of solving)
+    curve: list
+    cfr_policy: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def nash_conv(self) -> float:
+        return self.curve[-1][1]
+
+    def summary(self) -> dict:
+        t = self.tree
+        return {"config": self.name, "cards": t.uno_game.config.deck.num_cards,
+                "nodes": t.nodes, "decision nodes": t.player_nodes,
+                "information sets": t.num_infosets, "export s": round(t.seconds, 1),
+                "CFR+ iterations": self.curve[-1][0],
+                "NashConv": self.nash_conv, "CFR+ s": round(self.curve[-1][2], 1)}
+
+
+def solve(name: str, params: dict | None = None, seconds: float = 600,
+          target: float | None = None, every: int = 10, iterations: int = 1_000_000,
+          progress: bool = False) -> Study:
+    """Export configuration ``name`` (``CONFIGS``, or ``params``) and run CFR+ for at
+    most ``seconds`` (or until NashConv is at most ``target``)."""
+    params = dict(CONFIGS[name] if params is None else params)
+    tree = export(load(params), progress=progress)
+    solver, curve = cfr_plus(tree, iterations, every=every, seconds=seconds,
+                             target=target)
+    study = Study(name, params, tree, solver, curve)
+    study.cfr_policy = tree.uno_policy(solver.average_policy())
+    return study
+
+
+def exploitability_table(study: Study, agents: dict) -> list[dict]:
+    """One row per agent: ``agents`` maps a name to a registry name, an agent object
+    or a policy (``{(player, number): {action: prob}}``); CFR+'s average policy is
+    added last. Exploitability is NashConv / players; "against CFR+" the agent's
+    expected return with CFR+'s policy in the other seats, the mean over its seats."""
+    rows = []
+    tree, cfr = study.tree, study.cfr_policy
+    players = tree.uno_game.num_players()
+    items = list(agents.items()) + [("CFR+", cfr)]
+    for name, agent in items:
+        policy = agent if isinstance(agent, dict) else tree.agent_policy(agent)
+        # the agent in each seat in turn, CFR+ in the others: its mean return
+        against = [tree.returns({k: (policy if k[0] == seat else cfr)[k]
+                                 for k in tree.views})[seat] for seat in range(players)]
+        rows.append({"config": study.name, "agent": name,
+                     "exploitability": tree.exploitability(policy),
+                     "against CFR+": float(np.mean(against))})
+    return rows
+
+
+def train_learned(params: dict, out, timesteps: int = 300_000, seed: int = 0):
+    """A small PPO agent trained on configuration ``params`` by ``agents.train``
+    (against the heuristic and a self-play pool); returns the ``PPOAgent``."""
+    from agents.ppo import PPOAgent
+    from agents.train import train
+
+    flags = {k: v for k, v in params.items() if k not in ("players", "chance")}
+    result = train(out=out, progress=False, preset="classic",
+                   num_players=params.get("players", 2), timesteps=timesteps,
+                   opponents=[["heuristic"], ["self"]], seed=seed, num_envs=64,
+                   eval_every=10 * timesteps, eval_games=200,
+                   checkpoint_every=10 * timesteps, snapshot_every=timesteps // 5,
+                   **flags)
+    return PPOAgent.load(result.policy_path, name="ppo")
