@@ -3,7 +3,7 @@ search (docs/game-theory.md; issue #48).
 
     python benchmarks/game_theory.py solve tiny     # export, CFR+ curve, exploitability
     python benchmarks/game_theory.py solve bluff --seconds 600
-    python benchmarks/game_theory.py match --games 200 --simulations 100
+    python benchmarks/game_theory.py match --games 100 --simulations 20
     python benchmarks/game_theory.py all            # both solves and the match
     python benchmarks/game_theory.py solve short --quick   # seconds, to check it runs
 
@@ -95,15 +95,15 @@ def main(argv=None) -> None:
     s = sub.add_parser("solve", help="CFR+ and exploitability on a small deck")
     s.add_argument("config", choices=("tiny", "bluff", "short", "bluff-short"))
     s.add_argument("--seconds", type=float, default=600, help="CFR+ time budget")
-    s.add_argument("--target", type=float, default=None, help="stop at this NashConv")
-    s.add_argument("--every", type=int, default=10, help="NashConv every N iterations")
-    s.add_argument("--ppo-steps", type=int, default=300_000,
+    s.add_argument("--target", type=float, default=0.001, help="stop at this NashConv")
+    s.add_argument("--every", type=int, default=5, help="NashConv every N iterations")
+    s.add_argument("--ppo-steps", type=int, default=100_000,
                    help="PPO training steps (0: no learned agent)")
     s.add_argument("--policy", default=None, help="save CFR+'s policy to this file")
     s.add_argument("--quick", action="store_true", help="20 s of CFR+, 20,000 PPO steps")
     m = sub.add_parser("match", help="IS-MCTS against mcts, classic 2 players")
-    m.add_argument("--games", type=int, default=200)
-    m.add_argument("--simulations", type=int, default=100)
+    m.add_argument("--games", type=int, default=100)
+    m.add_argument("--simulations", type=int, default=20)
     m.add_argument("--rollout", default="random", choices=("random", "greedy"))
     m.add_argument("--seed", type=int, default=48)
     sub.add_parser("all", help="solve tiny and bluff, then the match")
@@ -114,9 +114,9 @@ def main(argv=None) -> None:
     elif args.what == "match":
         match(args.games, args.simulations, args.seed, args.rollout)
     else:
-        solve("tiny", 600, None, 10, 300_000)
-        solve("bluff", 600, None, 10, 300_000)
-        match(200, 100, 48)
+        solve("tiny", 600, 0.001, 5, 100_000)
+        solve("bluff", 600, 0.001, 5, 100_000)
+        match(100, 20, 48)
 
 
 if __name__ == "__main__":

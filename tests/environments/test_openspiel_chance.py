@@ -224,3 +224,17 @@ def test_openspiel_agents_are_position_agents_with_clear_errors():
         make_agent("openspiel-ismcts:many", config)
     with pytest.raises(ValueError, match="needs a policy file"):
         make_agent("cfr", config)
+
+
+def test_the_command_line_plays_openspiel_ismcts_by_name():
+    from typer.testing import CliRunner
+
+    from uno_env.apps.cli import app
+
+    flags = [x for k, v in SHORT.items() if k != "players"
+             for x in ("--rule", f"{k}={v}")]
+    result = CliRunner().invoke(app, ["tournament", "--agents",
+                                      "openspiel-ismcts:3,random", "--players", "2",
+                                      "--games", "4", "--no-progress", *flags])
+    assert result.exit_code == 0, result.output
+    assert "openspiel-ismcts:3" in result.output
