@@ -300,9 +300,9 @@ def exploitability_table(study: Study, agents: dict) -> list[dict]:
 def train_learned(params: dict, out, timesteps: int = 300_000, seed: int = 0):
     """A small PPO agent trained on configuration ``params`` by ``agents.train``
     (against the heuristic and a self-play pool); returns the ``PPOAgent``."""
-    from agents.ppo import PPOAgent
-    from agents.train import train
+    from uno_env.envs.agent_registry import make_agent, trainer
 
+    train = trainer("ppo")  # the agents package's job (uno_env never imports agents)
     flags = {k: v for k, v in params.items() if k not in ("players", "chance")}
     result = train(out=out, progress=False, preset="classic",
                    num_players=params.get("players", 2), timesteps=timesteps,
@@ -310,4 +310,6 @@ def train_learned(params: dict, out, timesteps: int = 300_000, seed: int = 0):
                    eval_every=10 * timesteps, eval_games=200,
                    checkpoint_every=10 * timesteps, snapshot_every=timesteps // 5,
                    **flags)
-    return PPOAgent.load(result.policy_path, name="ppo")
+    agent = make_agent(str(result.policy_path), None)
+    agent.name = "ppo"
+    return agent
