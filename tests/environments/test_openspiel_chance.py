@@ -139,7 +139,7 @@ def test_a_challenge_shows_the_wild_draw_four_players_hand_to_the_challenger():
 
 def test_cfr_plus_solves_the_short_tiny_game_and_agents_are_exploitable(tree):
     assert tree.nodes > 10_000 and tree.num_infosets > 1_000
-    solver, curve = ot.cfr_plus(tree, iterations=40, every=20)
+    solver, curve = ot.cfr_plus(tree, iterations=20, every=10)
     assert curve[-1][1] < 0.01 < tree.nash_conv(tree.agent_policy("random"))
     cfr = tree.uno_policy(solver.average_policy())
     assert tree.nash_conv(cfr) == pytest.approx(curve[-1][1], abs=1e-9)
