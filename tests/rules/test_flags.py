@@ -54,6 +54,8 @@ def test_a_flag_off_its_variants_names_itself_and_where_it_applies(name):
     spec = FLAGS[name]
     default = Rules.__dataclass_fields__[name].default
     other = {bool: (not default)}.get(type(default))
+    if other is None and spec.low is not None:
+        other = spec.low if default != spec.low else spec.high  # an in-range int
     if other is None:
         other = next(v for v in spec.values if v != default) if spec.values else (1, 1, 1, 1)
     outside = next(p for p, r in PRESETS.items() if r.variant not in spec.variants

@@ -299,9 +299,9 @@ def _agent(name: str, preset: str, players: int, rules: dict | None = None):
     """A baseline's name stays a name (numba); any other agent (a shipped model, a
     ``.npz`` model file, a plug-in's agent) is built through ``uno_env.envs.agent_registry``."""
     from uno_env.engine.search import agent_code
-    if agent_code(name) is not None:  # the baselines and the search agent mcts
-        return name
-    from uno_env.envs.agent_registry import make_agent, model_name
+    from uno_env.envs.agent_registry import is_position_agent, make_agent, model_name
+    if agent_code(name) is not None or is_position_agent(name):
+        return name  # the baselines, mcts, and position agents (openspiel-ismcts:N)
     from uno_env.rules.config import make_config
     agent = make_agent(name, make_config(preset, players, **(rules or {})))
     agent.name = model_name(name)

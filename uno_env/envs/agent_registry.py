@@ -96,7 +96,39 @@ def _load_plugins() -> None:
             return
         for point in entry_points(group="uno_env.agents"):
             point.load()()
+        _register_openspiel()
         _loaded = True
+
+
+#: spec prefixes (before ``:``) of position agents: agents that play the ``Game`` they
+#: are attached to (``attach``, ``act_game``, ``share_stream``, ``observe_move``), which
+#: ``tournament`` and ``benchmark`` run game by game
+_POSITION: set[str] = set()
+
+
+def register_position_agents(prefixes, resolver: Callable) -> None:
+    """Specs ``prefix`` or ``prefix:arg`` name position agents; ``resolver(spec)``
+    returns the factory of one (or None)."""
+    _POSITION.update(prefixes)
+    register_resolver(resolver)
+
+
+def is_position_agent(spec) -> bool:
+    """Is ``spec`` the name of a position agent (``openspiel-ismcts:200``, ``cfr:...``)?"""
+    _load_plugins()
+    return isinstance(spec, str) and spec.partition(":")[0] in _POSITION
+
+
+def _register_openspiel() -> None:
+    """The OpenSpiel agents of ``uno_env.envs.openspiel_agents`` (they import pyspiel
+    when made: the ``openspiel`` extra)."""
+    from uno_env.envs import openspiel_agents
+
+    def resolve(spec):
+        if spec.partition(":")[0] not in openspiel_agents.PREFIXES:
+            return None
+        return lambda config, seed=None: openspiel_agents.make(spec, config, seed)
+    register_position_agents(openspiel_agents.PREFIXES, resolve)
 
 
 def agent_names() -> list[str]:

@@ -18,26 +18,29 @@ string; commas are accepted in a parameter dict). ``target_score`` must be
 0 (one round) unless ``scoring="elimination"`` (where ``max_turns`` bounds the match):
 a match of several rounds has no bound on its length, which OpenSpiel needs.
 
-Chance is **sampled** (``SAMPLED_STOCHASTIC``: no chance nodes): each state wraps a
-``uno_env.Game``, whose own random stream deals and draws. The ``k``-th
-``new_initial_state()`` of a loaded game is game ``k`` of ``seed`` (as the ``k``-th
-reset of the AEC environment after ``reset(seed=seed)``), so episodes differ;
+Chance (``chance``: "auto", the default, is "explicit" for a small deck, docs/rules.md
+8, and "sampled" otherwise). **Sampled** (``SAMPLED_STOCHASTIC``: no chance nodes):
+each state wraps a ``uno_env.Game``, whose own random stream deals and draws. The
+``k``-th ``new_initial_state()`` of a loaded game is game ``k`` of ``seed`` (as the
+``k``-th reset of the AEC environment after ``reset(seed=seed)``), so episodes differ;
 ``new_initial_state(index)`` picks game ``index`` and does not count. OpenSpiel's C++
 side deals a state of its own now and then (its default observation shape does), which
-counts too: for a given deal, pass ``index``. Actions are the environments' action ids
-(``config.layout``), returns the environments' rewards summed over the game
-(docs/rules.md 7: one round with ``reward="win"`` gives the winner +1 and the others
--1/(N-1); truncation gives 0).
+counts too: for a given deal, pass ``index``. **Explicit** (``EXPLICIT_STOCHASTIC``;
+the classic deck, one round): the deal (a hand per chance node, then the first card)
+and every card drawn are chance outcomes weighted by the copies left
+(``uno_env.envs.explicit_chance``); ``uno`` is None until the deal is done. Actions
+are the environments' action ids (``config.layout``), returns the environments'
+rewards summed over the game (docs/rules.md 7: one round with ``reward="win"`` gives
+the winner +1 and the others -1/(N-1); truncation gives 0).
 
 Observation tensor: ``Game.observe(player)``, the environments' observation (nothing
 hidden from the player). Observation string: its non-zero fields by name.
 Information-state string (perfect recall): every move so far as ``seat:action`` and,
 after each, the changes of the player's own observation vector (``index=value``), from
-its first observation on. It holds what the player's observations showed, no more: a
-hand shown privately after a challenge, a card given by Shanks or a hand received in a
-7-0 swap appear only as far as the observation shows them (putting them into the
-observation is left to later work on the environments). There is no information-state
-tensor.
+its first observation on, and after a challenge the hand it showed the challenger
+(``shown type=count``, docs/rules.md 2.5). Information-state tensor (explicit chance
+only): the first observation, then per decision the seat, the action, the player's
+observation after it and the hand shown to it (docs/openspiel.md).
 
 ``resample_from_infostate(player, sampler)`` is ``Game.determinize(player, seed)`` with
 a seed drawn from ``sampler``: the other hands and the draw pile are redrawn, the
@@ -54,7 +57,9 @@ import dataclasses
 import numpy as np
 import pyspiel
 
+from uno_env.engine import codes as C
 from uno_env.engine.dispatch import STEP_ROUND_ENDED
+from uno_env.envs import explicit_chance
 from uno_env.engine.observe import observation_slices
 from uno_env.envs.game import Game
 from uno_env.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS, Rules, check_seed, make_rules
@@ -64,7 +69,10 @@ _CLASSIC = Rules()
 #: rule flag -> its OpenSpiel parameter default (the classic value; tuples as a string)
 _FLAG_DEFAULTS = {f.name: ("/".join(map(str, f.default)) if isinstance(f.default, tuple)
                            else f.default) for f in dataclasses.fields(Rules)}
-_PARAMS = {"preset": "classic", "players": 2, "seed": 0, **_FLAG_DEFAULTS}
+#: ``chance``: "auto" (explicit for a small deck, docs/rules.md 8), "explicit", "sampled"
+CHANCE_MODES = ("auto", "explicit", "sampled")
+_PARAMS = {"preset": "classic", "players": 2, "seed": 0, "chance": "auto",
+           **_FLAG_DEFAULTS}
 #: decisions allowed per turn by ``max_game_length`` (module docstring of ``UnoGame``)
 _PER_TURN_BASE, _PER_TURN_SEAT = 16, 4
 
@@ -106,7 +114,7 @@ def rules_from_params(params: dict) -> tuple[str, int, int, dict]:
     unknown = sorted(set(params) - set(_PARAMS))
     if unknown:
         raise ValueError(f"unknown parameter(s) {', '.join(map(repr, unknown))}; valid: "
-                         f"preset, players, seed and the rule flags "
+                         f"preset, players, seed, chance and the rule flags "
                          f"{', '.join(_FLAG_DEFAULTS)}")
     preset = params.get("preset", "classic")
     if preset not in PRESETS:
@@ -142,6 +150,20 @@ class UnoGame(pyspiel.Game):
         self._template = _Game(preset, players, seed=seed, **overrides)
         cfg = self.config = self._template.config
         rules = cfg.rules
+        chance = params.get("chance", "auto")
+        if chance not in CHANCE_MODES:
+            raise ValueError(f"chance must be one of {', '.join(map(repr, CHANCE_MODES))}, "
+                             f"got {chance!r}")
+        if chance == "auto":
+            chance = "explicit" if rules.deck == "classic108" and rules.small_deck \
+                else "sampled"
+        self.explicit = chance == "explicit"
+        if self.explicit:
+            explicit_chance.check_supported(cfg)
+            self._hands = explicit_chance.hand_outcomes(cfg.deck.type_count,
+                                                        rules.hand_size)
+            self._hand_index = {h: i for i, h in enumerate(self._hands)}
+            self._startable = explicit_chance.startable(cfg)
         if rules.target_score != 0 and rules.scoring != "elimination":
             raise ValueError("python_uno plays one round (target_score=0) or an "
                              "elimination match (scoring='elimination', where max_turns "
@@ -155,30 +177,64 @@ class UnoGame(pyspiel.Game):
                             * deck.type_count).sum())
             lo, hi, total = -points, points, 0.0
             kind = pyspiel.GameType.Utility.GENERAL_SUM
-        game_type = _GAME_TYPE if kind == _GAME_TYPE.utility else pyspiel.GameType(
-            **{**{k: getattr(_GAME_TYPE, k) for k in _TYPE_FIELDS}, "utility": kind,
-               "parameter_specification": _PARAMS})
-        length = (rules.max_turns + 1) * (_PER_TURN_BASE + _PER_TURN_SEAT * players)
+        changes = {"utility": kind}
+        if self.explicit:
+            changes.update(
+                chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+                provides_information_state_tensor=True)
+        game_type = _GAME_TYPE if kind == _GAME_TYPE.utility and not self.explicit \
+            else pyspiel.GameType(**{**{k: getattr(_GAME_TYPE, k) for k in _TYPE_FIELDS},
+                                     **changes, "parameter_specification": _PARAMS})
+        #: player decisions at most (the information-state tensor has a block each)
+        self.max_decisions = (rules.max_turns + 1) * (_PER_TURN_BASE
+                                                      + _PER_TURN_SEAT * players)
+        length, outcomes = self.max_decisions, 0
+        if self.explicit:  # a card drawn per decision, allowed twice over, and the deal
+            length = 2 * self.max_decisions + players + 3
+            outcomes = max(deck.num_types, len(self._hands))
         info = pyspiel.GameInfo(
-            num_distinct_actions=cfg.layout.size, max_chance_outcomes=0,
+            num_distinct_actions=cfg.layout.size, max_chance_outcomes=outcomes,
             num_players=players, min_utility=lo, max_utility=hi, utility_sum=total,
             max_game_length=length)
         self._slices = observation_slices(deck.num_types, players, rules)
+        obs = cfg.layout.obs_size
+        #: information-state tensor: the first observation, then per decision the
+        #: seat, the action, the player's observation after it and a hand shown to it
+        self._block = players + cfg.layout.size + obs + deck.num_types
+        self._info_size = obs + self.max_decisions * self._block
         self._dealt = 0
         # the parameters as played: every flag at its value in these rules, so that
         # get_parameters() tells the truth and str(game) loads the same game again
         played = {name: getattr(rules, name) for name in _FLAG_DEFAULTS}
         played["onepiece_cards"] = "/".join(map(str, rules.onepiece_cards))
+        played["chance"] = chance
         super().__init__(game_type, info, {**params, **played})
 
     def new_initial_state(self, index: int | None = None) -> "UnoState":
         """Game ``index`` of the seed; by default the next one (0, 1, 2, ...: the states
         dealt without an index are counted)."""
+        if self.explicit:  # the deal is chance nodes; there is one initial state
+            return UnoState(self, None)
         if index is None:
             index, self._dealt = self._dealt, self._dealt + 1
         game = self._template.clone()
         game.reset(self.seed, int(index))
         return UnoState(self, game)
+
+    def information_state_tensor_shape(self) -> list[int]:
+        """Explicit chance only (module docstring)."""
+        self._needs_tensor()
+        return [self._info_size]
+
+    def information_state_tensor_size(self) -> int:
+        self._needs_tensor()
+        return self._info_size
+
+    def _needs_tensor(self) -> None:
+        if not self.explicit:
+            raise RuntimeError("python_uno has an information-state tensor with explicit "
+                               "chance only (a small deck, docs/rules.md 8); use the "
+                               "observation tensor or the information-state string")
 
     def observation_tensor_shape(self) -> list[int]:
         """``[obs_size]``, without dealing a state (OpenSpiel's own version deals one,
@@ -190,7 +246,8 @@ class UnoGame(pyspiel.Game):
 
     def make_py_observer(self, iig_obs_type=None, params=None):
         """The observation (``perfect_recall=False``, the default) or the information
-        state (``perfect_recall=True``: a string only) of one player."""
+        state (``perfect_recall=True``: a string, and with explicit chance a tensor) of
+        one player."""
         if params:
             raise ValueError(f"python_uno takes no observation parameters, got {params}")
         recall = iig_obs_type is not None and iig_obs_type.perfect_recall
@@ -206,58 +263,199 @@ class _Game(Game):
 
 
 class UnoState(pyspiel.State):
-    """A position: a ``uno_env.Game`` and what each seat has observed so far."""
+    """A position: a ``uno_env.Game`` and what each seat has observed so far. With
+    explicit chance, ``uno`` is None until the deal's chance nodes are done, and a move
+    that draws waits (``_pending``) for the chance nodes of the cards it draws."""
 
-    def __init__(self, game: UnoGame, uno: Game, recall=None, returns=None):
+    def __init__(self, game: UnoGame, uno: Game | None, recall=None, returns=None):
         super().__init__(game)
         self.uno = uno
-        n = uno.num_players
+        n = game.num_players()
         self._returns = list(returns) if returns is not None else [0.0] * n
-        # per seat: its last observation and the record its info-state string joins
-        if recall is None:
-            recall = []
-            for seat in range(n):
-                obs = uno.observe(seat)
-                recall.append((obs, [_delta(np.zeros_like(obs), obs)]))
+        self._pending: explicit_chance.Pending | None = None
+        # explicit deal so far: hands (counts per type), the first card, its draws
+        self._deal_hands: list[tuple[int, ...]] = []
+        self._deal_top: int | None = None
+        self._deal_draws: list[int] = []
+        # per seat: its last observation, the record its info-state string joins and
+        # (explicit chance) the steps its info-state tensor holds
         self._recall = recall
+        self._steps: list[list] = [[] for _ in range(n)]
+        if recall is None and uno is not None:
+            self._start_recall()
+
+    def _start_recall(self) -> None:
+        self._recall = []
+        for seat in range(self.uno.num_players):
+            obs = self.uno.observe(seat)
+            self._recall.append((obs, [_delta(np.zeros_like(obs), obs)]))
+        self._first_obs = [self._recall[q][0].tobytes() for q in range(len(self._recall))]
 
     # --- the game ----------------------------------------------------------------------
     def current_player(self):
+        if self.uno is None or self._pending is not None:
+            return pyspiel.PlayerId.CHANCE
         return pyspiel.PlayerId.TERMINAL if self.uno.is_over else self.uno.current_player
 
     def _legal_actions(self, player):
         return self.uno.legal_actions().tolist() if player == self.current_player() else []
 
+    def chance_outcomes(self):
+        """(outcome, probability) of the chance node: a hand (its index in the game's
+        list of hands), a first card or a card drawn (a card type)."""
+        weights = self._chance_weights()
+        total = sum(weights.values())
+        return [(a, w / total) for a, w in sorted(weights.items())]
+
+    def _chance_weights(self) -> dict:
+        game = self.get_game()
+        if self._pending is not None:
+            counts = self._pending.options()
+            return {t: int(n) for t, n in enumerate(counts.tolist()) if n > 0}
+        left = game.config.deck.type_count.copy()
+        for h in self._deal_hands:
+            left -= np.asarray(h, left.dtype)
+        if len(self._deal_hands) < game.num_players():
+            return {i: p for i, h in enumerate(game._hands)
+                    if (p := explicit_chance.hand_probability(left, h)) > 0}
+        if self._deal_top is None:
+            return {t: int(n) for t, n in enumerate(left.tolist())
+                    if n > 0 and game._startable[t]}
+        left[self._deal_top] -= 1
+        for t in self._deal_draws:
+            left[t] -= 1
+        return {t: int(n) for t, n in enumerate(left.tolist()) if n > 0}
+
     def _apply_action(self, action):
+        if self.current_player() == pyspiel.PlayerId.CHANCE:
+            self._apply_chance(int(action))
+            return
         seat = self.uno.current_player
+        shown = self._shown_hand(int(action))
+        if self.get_game().explicit:
+            self._pending = explicit_chance.Pending(self.uno, int(action))
+            self._move = (seat, int(action), shown)
+            self._settle()
+            return
         code = self.uno.step(int(action))
+        self._record(seat, int(action), shown, code)
+
+    def _apply_chance(self, outcome: int) -> None:
+        if outcome not in self._chance_weights():
+            raise ValueError(f"chance outcome {outcome} is not possible here")
+        if self._pending is not None:
+            self._pending.choose(outcome)
+            self._settle()
+            return
+        game = self.get_game()
+        if len(self._deal_hands) < game.num_players():
+            self._deal_hands.append(game._hands[outcome])
+        elif self._deal_top is None:
+            self._deal_top = outcome
+        else:
+            self._deal_draws.append(outcome)
+        self._deal_if_complete()
+
+    def _deal_if_complete(self) -> None:
+        game = self.get_game()
+        if len(self._deal_hands) < game.num_players() or self._deal_top is None:
+            return
+        deck, rules = game.config.deck, game.config.rules
+        rank = int(deck.face_rank[deck.type_face[self._deal_top, 0]])
+        if rank == C.DRAW2 and len(self._deal_draws) < 2:
+            left = sum(self._chance_weights().values())
+            if left > 0 and len(self._deal_draws) < 2:
+                return  # the first player draws 2 (docs/rules.md 2.3)
+        # the dealt hands go to the seats from the dealer's left, one at a time
+        n = game.num_players()
+        hands = [None] * n
+        for k, h in enumerate(self._deal_hands):
+            hands[(rules.dealer + 1 + k) % n] = np.array(h, np.int64)
+        first = (rules.dealer + 1) % n
+        for t in self._deal_draws:
+            hands[first][t] += 1
+        self.uno = explicit_chance.deal_game(game.config, hands, self._deal_top,
+                                             len(self._deal_draws), cls=_Game)
+        self._start_recall()
+
+    def _settle(self) -> None:
+        """Finish a pending move once its draws are known."""
+        pending = self._pending
+        if pending.options() is not None:
+            return
+        self._pending = None
+        before = self.uno
+        self.uno = pending.result
+        code = STEP_ROUND_ENDED if self.uno.is_over and not before.is_over else 0
+        self._record(*self._move, code)
+
+    def _shown_hand(self, action: int):
+        """Counts per type of the hand a challenge shows its challenger (docs/rules.md
+        2.5), else None."""
+        uno = self.uno
+        if action != uno.layout.CHALLENGE:
+            return None
+        w4 = int(uno._state.info[0, C.I_W4_PLAYER])
+        return uno._state.hands[0, w4].astype(np.float32).copy() if w4 >= 0 else None
+
+    def _record(self, seat: int, action: int, shown, code: int) -> None:
         if code & STEP_ROUND_ENDED:
             self._returns = [r + x for r, x in zip(self._returns, self.uno.rewards)]
-        move = f"{seat}:{int(action)}"
+        move = f"{seat}:{action}"
+        explicit = self.get_game().explicit
         recall = []
         for q, (last, record) in enumerate(self._recall):
             obs = self.uno.observe(q)
-            recall.append((obs, record + [move, _delta(last, obs)]))
+            entry = record + [move, _delta(last, obs)]
+            mine = shown is not None and q == seat
+            if mine:
+                entry.append("shown " + " ".join(
+                    f"{t}={_num(n)}" for t, n in enumerate(shown.tolist()) if n))
+            recall.append((obs, entry))
+            if explicit:
+                self._steps[q] = self._steps[q] + [
+                    (seat, action, obs.tobytes(), shown.tobytes() if mine else None)]
         self._recall = recall
 
     def _action_to_string(self, player, action):
+        if player == pyspiel.PlayerId.CHANCE:
+            return self._chance_string(action)
         try:
             return self.uno.move_name(action)
         except ValueError:
             return f"action {action}"
 
+    def _chance_string(self, outcome: int) -> str:
+        game = self.get_game()
+        deck = game.config.deck
+        if self._pending is None and len(self._deal_hands) < game.num_players():
+            hand = game._hands[outcome]
+            return "deal " + " ".join(deck.type_name(t) for t, n in enumerate(hand)
+                                      for _ in range(n))
+        if self._pending is None and self._deal_top is None:
+            return f"first card {deck.type_name(outcome)}"
+        return f"draw {deck.type_name(outcome)}"
+
     def is_terminal(self):
-        return self.uno.is_over
+        return self.uno is not None and self._pending is None and self.uno.is_over
 
     def returns(self):
         return list(self._returns)
 
     def __str__(self):
-        return self.uno.render()
+        if self.uno is None:
+            return f"dealing: {len(self._deal_hands)} hands dealt"
+        text = self.uno.render()
+        if self._pending is not None:
+            text += f"\nmove {self.uno.move_name(self._pending.action)} waits for its draws"
+        return text
 
     def resample_from_infostate(self, player_id, probability_sampler):
         """A state ``player_id`` cannot tell from this one: ``Game.determinize`` with a
         seed drawn from ``probability_sampler`` (module docstring)."""
+        if self.uno is None or self._pending is not None:
+            raise ValueError("resample_from_infostate needs a decision node, not a "
+                             "chance node")
         seed = int(probability_sampler() * 2**62)
         uno = self.uno.determinize(int(player_id), seed)
         recall = []
@@ -267,7 +465,10 @@ class UnoState(pyspiel.State):
             else:
                 obs = uno.observe(q)
                 recall.append((obs, ["resampled", _delta(np.zeros_like(obs), obs)]))
-        return UnoState(self.get_game(), uno, recall, self._returns)
+        state = UnoState(self.get_game(), uno, recall, self._returns)
+        state._steps = [list(s) for s in self._steps]
+        state._first_obs = list(self._first_obs)
+        return state
 
 
 def _delta(before: np.ndarray, after: np.ndarray) -> str:
@@ -288,19 +489,46 @@ class UnoObserver:
     def __init__(self, game: UnoGame, perfect_recall: bool):
         self._game = game
         self.perfect_recall = perfect_recall
-        if perfect_recall:
+        if perfect_recall and game.explicit:
+            self.tensor = np.zeros(game._info_size, np.float32)
+            self.dict = {"info_state": self.tensor}
+        elif perfect_recall:
             self.tensor, self.dict = None, {}
         else:
             self.tensor = np.zeros(game.config.layout.obs_size, np.float32)
             self.dict = {name: self.tensor[s] for name, s in game._slices.items()}
 
     def set_from(self, state: UnoState, player: int) -> None:
-        if self.tensor is not None:
-            self.tensor[:] = state.uno.observe(player)
+        if self.tensor is None:
+            return
+        if not self.perfect_recall:
+            self.tensor[:] = 0 if state.uno is None else state.uno.observe(player)
+            return
+        game = self._game
+        out = self.tensor
+        out[:] = 0
+        if state.uno is None:
+            return
+        obs_size, players = game.config.layout.obs_size, game.num_players()
+        actions = game.config.layout.size
+        out[:obs_size] = np.frombuffer(state._first_obs[player], np.float32)
+        at = obs_size
+        for seat, action, obs, shown in state._steps[player][:game.max_decisions]:
+            out[at + seat] = 1
+            out[at + players + action] = 1
+            b = at + players + actions
+            out[b:b + obs_size] = np.frombuffer(obs, np.float32)
+            if shown is not None:
+                out[b + obs_size:at + game._block] = np.frombuffer(shown, np.float32)
+            at += game._block
 
     def string_from(self, state: UnoState, player: int) -> str:
         if self.perfect_recall:
+            if state.uno is None:
+                return f"p{player} dealing"
             return f"p{player} " + " | ".join(state._recall[player][1])
+        if state.uno is None:
+            return f"p{player} dealing"
         obs = state.uno.observe(player)
         parts = [f"p{player}"]
         for name, s in self._game._slices.items():

@@ -265,9 +265,10 @@ def make_candidate(spec: str, config, seed: int):
     from uno_env.engine.search import agent_code
     if not isinstance(spec, str) or not spec:
         raise ValueError(f"an agent spec is a non-empty string, got {spec!r}")
-    if agent_code(spec) is not None:
-        return spec, None
-    from uno_env.envs.agent_registry import agent_names, is_configured, make_agent
+    from uno_env.envs.agent_registry import (agent_names, is_configured,
+                                             is_position_agent, make_agent)
+    if agent_code(spec) is not None or is_position_agent(spec):
+        return spec, None  # played by name (a position agent: game by game)
     if ":" in spec and not spec.endswith(".npz") and spec not in agent_names():
         agent = _factory(spec)(config)
     else:

@@ -62,6 +62,7 @@ import numpy as np
 
 from uno_env.engine.policies import AGENT_CODES
 from uno_env.engine.search import SEARCH_SALT, agent_code, is_search_name
+from uno_env.envs.agent_registry import is_position_agent
 from uno_env.evaluation.stats import Z95, wilson  # noqa: F401  (re-exported)
 from uno_env.evaluation.simulation import simulate
 
@@ -100,7 +101,8 @@ def _check_agents(agents) -> tuple[tuple[str, ...], dict]:
     names, python_agents, bad = [], {}, []
     for a in agents:
         if isinstance(a, str):
-            (names if agent_code(a) is not None else bad).append(a)
+            known = agent_code(a) is not None or is_position_agent(a)
+            (names if known else bad).append(a)
         elif callable(getattr(a, "act_batch", None)):
             name = str(getattr(a, "name", type(a).__name__))
             names.append(name)
@@ -124,7 +126,8 @@ def _play_batched(preset, num_players, lineup, python_agents, num_games, seed,
     from the game's own stream as in ``simulate``, so the games are ``simulate``'s when
     the Python agents play the same policies; a lineup with a search agent plays
     through ``_play_games``."""
-    if any(is_search_name(n) for n in lineup if n not in python_agents):
+    if any(is_search_name(n) or is_position_agent(n) for n in lineup
+           if n not in python_agents):
         return _play_games(preset, num_players, lineup, python_agents, num_games, seed,
                            first_game, rules)
     from uno_env.envs.agent_registry import make_agent
@@ -176,7 +179,8 @@ def _play_games(preset, num_players, lineup, python_agents, num_games, seed, fir
     batch_agents = {s: python_agents[n] if n in python_agents else
                     None if n == "random" else make_agent(n, config)
                     for s, n in enumerate(lineup)
-                    if n in python_agents or not is_search_name(n)}
+                    if n in python_agents or not (is_search_name(n)
+                                                  or is_position_agent(n))}
     winner = np.empty(num_games, np.int32)
     points = np.empty((num_games, num_players), np.int32)
     for lo in range(0, num_games, batch):
@@ -207,6 +211,9 @@ def _play_games(preset, num_players, lineup, python_agents, num_games, seed, fir
                     actions = [searchers[i][seat].act_game(games[i]) for i in idx]
                 for i, a in zip(idx, actions):
                     games[i].step(int(a))
+                    for agent in searchers[i].values():  # position agents follow
+                        if hasattr(agent, "observe_move"):
+                            agent.observe_move(games[i])
         for k, game in enumerate(games):
             winner[lo + k] = -1 if game.winner is None else game.winner
             points[lo + k] = game.scores if config.rules.target_score > 0 \
@@ -227,7 +234,7 @@ def _play_chunk(preset, num_players, lineup, python_agents, num_games, seed, fir
     ``(winner int32[n], points int32[n, P], threads used or None)``. Inside
     ``simulate`` for numba agents only, else batched through the EverySeatBatch. A pure
     function of its arguments: the local and the Ray backend both run it."""
-    if any(a in python_agents for a in lineup):
+    if any(a in python_agents or is_position_agent(a) for a in lineup):
         winner, points = _play_batched(preset, num_players, lineup, python_agents,
                                        num_games, seed, first_game, rules)
         return winner, points, None

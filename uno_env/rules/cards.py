@@ -142,15 +142,50 @@ def _single_sided(name: str, coloured: list[tuple[int, int, int]],
                 np.stack([idx, idx], axis=1), np.array(counts, np.int32), False)
 
 
-def classic_deck(extra_wilds: tuple[tuple[int, int], ...] = ()) -> Deck:
+#: the action cards of a classic colour, in deck order, by their notation
+ACTION_CARDS = {"S": SKIP, "R": REVERSE, "D2": DRAW2}
+
+
+def parse_action_cards(text) -> tuple[int, ...]:
+    """``"S/R/D2"`` (any subset, "/"-separated, or ``""`` for none) -> the ranks in deck
+    order; ValueError naming the valid cards."""
+    if not isinstance(text, str):
+        raise ValueError(f"action_cards is a string such as 'S/R/D2', 'S' or '' (none), "
+                         f"got {text!r}")
+    names = [n.strip() for n in text.replace(",", "/").split("/") if n.strip()]
+    bad = [n for n in names if n not in ACTION_CARDS]
+    if bad or len(set(names)) != len(names):
+        raise ValueError(f"action_cards lists each of S, R, D2 at most once, separated by "
+                         f"'/' (e.g. 'S/R/D2', 'S', ''), got {text!r}")
+    return tuple(r for n, r in ACTION_CARDS.items() if n in names)
+
+
+def classic_deck(extra_wilds: tuple[tuple[int, int], ...] = (), colors: int = 4,
+                 numbers: int = 10, copies: int = 2, action_cards: str = "S/R/D2",
+                 wilds: int = 4, wild_draw_fours: int = 4) -> Deck:
     """The official 108 cards (docs/rules.md section 2): per colour one 0, two each of 1-9, S,
-    R, D2; four W and four W4. ``extra_wilds`` adds (rank, count) rows, e.g. classic112."""
+    R, D2; four W and four W4. ``extra_wilds`` adds (rank, count) rows, e.g. classic112.
+
+    The other arguments make a small deck (docs/rules.md 8; the defaults are the 108
+    cards): the first ``colors`` colours of R Y G B; the numbers ``0`` to
+    ``numbers - 1``; ``copies`` of each coloured card but the ``0`` (one per colour);
+    the ``action_cards`` of each colour (``"S/R/D2"``, any subset); ``wilds`` ``W`` and
+    ``wild_draw_fours`` ``W4``."""
+    ranks = parse_action_cards(action_cards)
     coloured = []
-    for color in LIGHT_COLORS:
-        coloured.append((color, 0, 1))
-        coloured += [(color, rank, 2) for rank in (*range(1, 10), SKIP, REVERSE, DRAW2)]
-    name = "classic108" if not extra_wilds else f"classic{108 + sum(n for _, n in extra_wilds)}"
-    return _single_sided(name, coloured, [(WILD, 4), (WILD4, 4), *extra_wilds])
+    for color in LIGHT_COLORS[:colors]:
+        if numbers > 0:
+            coloured.append((color, 0, 1))
+        coloured += [(color, rank, copies) for rank in (*range(1, numbers), *ranks)]
+    wild = [(r, n) for r, n in ((WILD, wilds), (WILD4, wild_draw_fours)) if n > 0]
+    wild += list(extra_wilds)
+    total = sum(n for *_, n in coloured) + sum(n for _, n in wild)
+    small = (colors, numbers, copies, ranks, wilds, wild_draw_fours) != \
+        (4, 10, 2, (SKIP, REVERSE, DRAW2), 4, 4)
+    name = f"small{total}" if small else f"classic{total}"
+    if not coloured:
+        raise ValueError("a deck needs coloured cards: numbers > 0 or some action_cards")
+    return _single_sided(name, coloured, wild)
 
 
 def classic112_deck() -> Deck:
@@ -225,8 +260,9 @@ DECKS = {
 }
 
 
-def make_deck(name: str, *counts) -> Deck:
-    try:
-        return DECKS[name](*counts)
-    except KeyError:
-        raise ValueError(f"unknown deck {name!r}; valid decks: {', '.join(DECKS)}") from None
+def make_deck(name: str, *counts, **options) -> Deck:
+    """Deck ``name`` with its counts (One Piece) or options (a small classic deck,
+    docs/rules.md 8)."""
+    if name not in DECKS:
+        raise ValueError(f"unknown deck {name!r}; valid decks: {', '.join(DECKS)}")
+    return DECKS[name](*counts, **options)

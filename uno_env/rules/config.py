@@ -15,6 +15,11 @@ from uno_env.engine.observe import field_offsets, observation_slices
 from uno_env.engine.state import SPEC_CLASSES
 from uno_env.rules import Rules, check_num_players, make_rules
 
+#: ranks that go back into the draw pile when turned up first (docs/rules.md 2.3, 4, 5,
+#: 6; ``engine.faces.is_first_card_redo``)
+FIRST_CARD_REDO = (C.WILD4, C.WILD_SHUFFLE, C.WILD_CUSTOM, C.WILD2, C.FLIP, C.BLACKBEARD,
+                   C.ACE, C.HANCOCK)
+
 
 @dataclass(frozen=True)
 class Config:
@@ -94,10 +99,19 @@ def deck_tallies(color, rank, count) -> np.ndarray:
 
 @lru_cache(maxsize=64)
 def _build(preset: str, num_players: int, rules: Rules) -> Config:
-    deck = make_deck(rules.deck, *rules.deck_counts)
-    if rules.hand_size * num_players > deck.num_cards - 20:
+    deck = make_deck(rules.deck, *rules.deck_counts, **rules.deck_options)
+    # the full decks keep a draw pile of 20; a small deck (docs/rules.md 8) a fifth
+    spare = min(20, deck.num_cards // 5)
+    if rules.hand_size * num_players > deck.num_cards - spare:
         raise ValueError(f"{num_players} hands of {rules.hand_size} cards do not leave a "
                          f"draw pile in a {deck.num_cards}-card deck; lower hand_size")
+    redo = np.isin(deck.face_rank[deck.type_face[:, 0]], FIRST_CARD_REDO)
+    startable = int(deck.type_count[~redo].sum())
+    if rules.hand_size * num_players >= startable:
+        raise ValueError(f"{num_players} hands of {rules.hand_size} cards may leave no "
+                         f"card that can start the discard pile (docs/rules.md 2.3) in "
+                         f"the {deck.name} deck ({startable} such cards); lower "
+                         f"hand_size or add cards")
     layout = build_layout(deck, rules, num_players)
     i32 = lambda a: np.ascontiguousarray(a, dtype=np.int32)  # noqa: E731
     light_rank = deck.face_rank[deck.type_face[:, 0]]

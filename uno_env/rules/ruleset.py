@@ -159,6 +159,19 @@ class Rules:
                                "(the project's reading: a plain draw 2 and skip)", "6.2",
                                slot=C.R_OP_BBD_CHALLENGE, variants=("onepiece",),
                                values_doc="`True`, `False` (One Piece)")
+    # --- small decks (docs/rules.md 8; the classic deck only, read when building it) ---
+    colors: int = flag(4, "colours of the coloured cards: the first of R, Y, G, B", "8",
+                       low=1, high=4, variants=("classic",))
+    numbers: int = flag(10, "number cards per colour: 0 to numbers-1", "8", low=0,
+                        high=10, variants=("classic",))
+    copies: int = flag(2, "copies of each coloured card but the 0 (one per colour)", "8",
+                       low=1, high=2, variants=("classic",))
+    action_cards: str = flag("S/R/D2", "the action cards of each colour", "8",
+                             variants=("classic",),
+                             values_doc="any of `S`, `R`, `D2` joined by `/`, or `\"\"`")
+    wilds: int = flag(4, "copies of W", "8", low=0, high=4, variants=("classic",))
+    wild_draw_fours: int = flag(4, "copies of W4", "8", low=0, high=4,
+                                variants=("classic",))
 
     def replace(self, **changes) -> "Rules":
         """A copy with ``changes``; unknown names are a ValueError listing valid flags."""
@@ -189,6 +202,9 @@ class Rules:
                 _int_range(name, value, spec.low, spec.high)
         _check_onepiece_cards(self.onepiece_cards)
         self._validate_variants()
+        if self.deck == "classic108":
+            from uno_env.rules.cards import classic_deck
+            classic_deck(**self.deck_options)  # raises on a bad or empty small deck
         if self.teams and self.scoring != "winner":
             raise ValueError("teams=True scores the winning team (scoring='winner'); "
                              "scoring='penalty' has no team reading in docs/rules.md")
@@ -256,6 +272,19 @@ class Rules:
         return self.onepiece_cards if self.deck == "onepiece110" else ()
 
     @property
+    def deck_options(self) -> dict:
+        """The small-deck flags (docs/rules.md 8) as ``make_deck``'s keywords: the
+        classic deck's, else none (their defaults build the full 108 cards)."""
+        if self.deck != "classic108":
+            return {}
+        return {name: getattr(self, name) for name in SMALL_DECK_FLAGS}
+
+    @property
+    def small_deck(self) -> bool:
+        """True when a small-deck flag (docs/rules.md 8) differs from its default."""
+        return any(getattr(self, n) != _DEFAULT_VALUES[n] for n in SMALL_DECK_FLAGS)
+
+    @property
     def uses_house_kernels(self) -> bool:
         """True when a rule needs ``engine/house.py`` (``teams`` alone only changes
         scoring, which the classic kernels do)."""
@@ -264,6 +293,9 @@ class Rules:
             for name, spec in FLAGS.items() if spec.house)
 
 
+#: the flags that build a small deck (docs/rules.md 8)
+SMALL_DECK_FLAGS = ("colors", "numbers", "copies", "action_cards", "wilds",
+                    "wild_draw_fours")
 #: flag name -> its declaration, in the order of the fields of ``Rules``
 FLAGS: Mapping[str, Flag] = MappingProxyType(
     {f.name: f.metadata["flag"] for f in dataclasses.fields(Rules)})

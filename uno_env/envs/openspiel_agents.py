@@ -1,0 +1,280 @@
+"""Agents both ways between OpenSpiel and uno-env (docs/game-theory.md): OpenSpiel's
+IS-MCTS as a uno-env agent (``openspiel-ismcts:<simulations>``), and a CFR policy of a
+small deck as a uno-env agent (``cfr:<policy file>``). Needs the ``openspiel`` extra.
+
+Both are *position agents*: like ``mcts`` they play the ``uno_env.Game`` they are
+attached to (``agent.attach(game)``; ``act(observation, mask)`` checks the observation
+against it), so ``tournament`` and ``benchmark`` run them through their game-by-game
+loop, which calls ``agent.observe_move(game)`` after every move (the CFR agent keeps
+its information state from it, as ``python_uno`` does).
+
+    uno-bench tournament --agents openspiel-ismcts:200,mcts-random:200 --players 2
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from uno_env.engine import codes as C
+from uno_env.envs.game import Game
+
+
+def _game_of(target) -> Game:
+    seen = set()
+    while not isinstance(target, Game):
+        if id(target) in seen or target is None:
+            break
+        seen.add(id(target))
+        inner = getattr(target, "game", None)
+        target = inner if inner is not None else getattr(target, "unwrapped", None)
+    if not isinstance(target, Game):
+        raise ValueError("attach() takes a uno_env Game or an environment that has one "
+                         "(the AEC env: env.unwrapped.game)")
+    return target
+
+
+def spiel_params(config, chance: str = "sampled") -> dict:
+    """``python_uno``'s parameters for a configuration (``uno_env.rules.config``)."""
+    params = {"preset": config.preset, "players": config.num_players, "chance": chance}
+    for name, value in config.rule_overrides().items():
+        params[name] = "/".join(map(str, value)) if isinstance(value, tuple) else value
+    return params
+
+
+class _PositionAgent:
+    """What the position agents share: attach, the observation check, a stream."""
+
+    name = "position"
+
+    def __init__(self, config, seed=None):
+        self.config = config
+        self.seed = 0 if seed is None else int(seed)
+        self.game: Game | None = None
+
+    def attach(self, target):
+        """Play the positions of ``target`` (a ``Game`` or an env with one)."""
+        game = _game_of(target)
+        if game.config.variant != self.config.variant or \
+                game.config.layout.size != self.config.layout.size:
+            raise ValueError(f"this agent is for {self.config.preset!r} with "
+                             f"{self.config.num_players} players; the game is "
+                             f"{game.config.preset!r} with {game.num_players}")
+        self.game = game
+        self._start(game)
+        return self
+
+    def share_stream(self, stream: np.ndarray):
+        """Seed this agent's random numbers from ``stream`` (``tournament`` gives each
+        game its own); returns the agent."""
+        self.seed = int(stream[0]) % 2**32
+        return self
+
+    def _start(self, game: Game) -> None:
+        pass
+
+    def observe_move(self, game: Game) -> None:
+        """Called after every move of the attached game (by ``tournament``)."""
+
+    def act(self, observation, action_mask=None) -> int:
+        if self.game is None:
+            raise ValueError(f"{self.name} plays a position: attach it to the Game it "
+                             f"plays in first (agent.attach(env) or agent.attach(game))")
+        game = self.game
+        obs = observation["observation"] if isinstance(observation, dict) else observation
+        if not np.array_equal(np.asarray(obs, np.float32),
+                              game.observe(game.current_player)):
+            raise ValueError("the observation is not that of the current decider of the "
+                             "attached game: attach the agent to the game it plays in")
+        return self.act_game(game)
+
+    def act_batch(self, observations, action_masks):
+        raise NotImplementedError(
+            f"{self.name} plays one attached game at a time: in tournaments and "
+            f"benchmarks name it (e.g. 'openspiel-ismcts:200')")
+
+
+class ISMCTSAgent(_PositionAgent):
+    """OpenSpiel's Python IS-MCTS (``open_spiel.python.algorithms.ismcts``) searching
+    ``python_uno`` from the attached game's position: ``simulations`` simulations a
+    decision, each from a world sampled by ``resample_from_infostate``
+    (``Game.determinize``), leaves valued by one uniformly random rollout to the end of
+    the game played by the engine (as OpenSpiel's ``RandomRolloutEvaluator`` does, at
+    engine speed), UCT constant ``uct_c``, the most visited move."""
+
+    name = "openspiel-ismcts"
+
+    def __init__(self, config, simulations: int = 1000, uct_c: float = 2.0, seed=None):
+        super().__init__(config, seed)
+        if isinstance(simulations, bool) or not isinstance(simulations, int) \
+                or simulations < 1:
+            raise ValueError(f"simulations must be a positive integer, got "
+                             f"{simulations!r}")
+        import pyspiel
+
+        import uno_env.envs.openspiel as uno_spiel
+        self.simulations, self.uct_c = simulations, float(uct_c)
+        self.kernel = f"openspiel-ismcts:{simulations}"
+        self._spiel = pyspiel.load_game("python_uno", spiel_params(config))
+        self._module = uno_spiel
+        self._rng = None
+
+    def act_game(self, game: Game) -> int:
+        from open_spiel.python.algorithms import ismcts
+
+        if game.is_over:
+            raise ValueError("no legal action: the episode is over for this agent")
+        if self._rng is None:
+            self._rng = np.random.RandomState(self.seed)
+        legal = game.legal_actions()
+        if len(legal) == 1:
+            return int(legal[0])
+        uno = game.clone()
+        uno.__class__ = self._module._Game
+        state = self._module.UnoState(self._spiel, uno)
+        bot = ismcts.ISMCTSBot(self._spiel, _EngineRollout(self._rng), self.uct_c,
+                               self.simulations, random_state=self._rng)
+        return int(bot.step(state))
+
+
+class _EngineRollout:
+    """``mcts.RandomRolloutEvaluator``'s values, one rollout played by the engine:
+    uniformly random legal moves to the end of the game; prior uniform."""
+
+    def __init__(self, rng: np.random.RandomState):
+        self._rng = rng
+
+    def evaluate(self, state):
+        if state.is_terminal():
+            return np.array(state.returns())
+        game = state.uno.clone()
+        game._state.rng[0] = np.uint64(self._rng.randint(1, 2**62))
+        while not game.is_over:
+            game.step(game.random_action())
+        return np.array(state.returns()) + np.asarray(game.rewards, float)
+
+    def prior(self, state):
+        legal = state.legal_actions()
+        return [(a, 1.0 / len(legal)) for a in legal]
+
+
+class CFRAgent(_PositionAgent):
+    """A policy of a small deck's ``python_uno`` game (a CFR solver's average policy,
+    saved by :func:`save_policy`), keyed by information-state string: the agent keeps
+    its seat's information state as ``python_uno`` does (every move, the changes of its
+    observation, the hand a challenge shows it) from ``observe_move``, and draws its
+    move from the policy there. An information state the policy lacks (a game longer
+    than the solved one's ``max_turns``) gets a uniformly random legal move, counted in
+    ``unknown``."""
+
+    name = "cfr"
+
+    def __init__(self, config, path, seed=None):
+        record = json.loads(Path(path).read_text())
+        if record.get("format") != POLICY_FORMAT:
+            raise ValueError(f"{path} is not a CFR policy file ({POLICY_FORMAT!r})")
+        from uno_env.rules.config import make_config
+        params = dict(record["params"])
+        players = params.pop("players", 2)
+        params.pop("chance", None)
+        own = make_config(params.pop("preset", "classic"), players, **params)
+        if config is not None and (config.rules != own.rules
+                                   or config.num_players != own.num_players):
+            raise ValueError(f"the policy {path} is for {record['params']}, not for "
+                             f"this game's rules")
+        super().__init__(own, seed)
+        self.path = str(path)
+        self.kernel = f"cfr:{Path(path).name}"
+        self.policy = {k: {int(a): float(p) for a, p in v.items()}
+                       for k, v in record["policy"].items()}
+        self.unknown = 0
+        self._rng = None
+
+    def _start(self, game: Game) -> None:
+        self._records = []
+        for seat in range(game.num_players):
+            obs = game.observe(seat)
+            self._records.append([obs, [_delta(np.zeros_like(obs), obs)]])
+        self._seen = len(game._actions)
+        self._w4_hand = None
+
+    def observe_move(self, game: Game) -> None:
+        if game is not self.game:
+            return
+        for seat, action, _ in game._actions[self._seen:]:
+            move = f"{seat}:{action}"
+            for q, entry in enumerate(self._records):
+                obs = game.observe(q)
+                entry[1] += [move, _delta(entry[0], obs)]
+                if action == game.layout.CHALLENGE and q == seat and \
+                        self._w4_hand is not None:
+                    entry[1].append("shown " + " ".join(
+                        f"{t}={int(n)}" for t, n in enumerate(self._w4_hand) if n))
+                entry[0] = obs
+        self._seen = len(game._actions)
+        info = game._state.info[0]
+        w4 = int(info[C.I_W4_PLAYER])
+        self._w4_hand = game._state.hands[0, w4].copy() \
+            if int(info[C.I_PHASE]) == C.PHASE_CHALLENGE and w4 >= 0 else None
+
+    def information_state(self, seat: int) -> str:
+        return f"p{seat} " + " | ".join(self._records[seat][1])
+
+    def act_game(self, game: Game) -> int:
+        if game is not self.game or len(game._actions) != self._seen:
+            raise ValueError("the CFR agent follows its game move by move: attach it "
+                             "at the start and call observe_move(game) after each move")
+        if self._rng is None:
+            self._rng = np.random.default_rng(self.seed)
+        legal = game.legal_actions()
+        probs = self.policy.get(self.information_state(game.current_player))
+        if probs is None:
+            self.unknown += 1
+            return int(self._rng.choice(legal))
+        actions = [a for a in legal if probs.get(int(a), 0) > 0] or list(legal)
+        weights = np.array([probs.get(int(a), 0.0) for a in actions]) + 1e-12
+        return int(self._rng.choice(actions, p=weights / weights.sum()))
+
+
+POLICY_FORMAT = "uno-env-cfr/1"
+
+
+def save_policy(path, params: dict, tree, uno_policy: dict) -> Path:
+    """Save a policy of ``tree`` (``openspiel_tree.Tree``; ``{(player, number): {uno
+    action: prob}}``) by information-state string, for :class:`CFRAgent`."""
+    names = {key: info for info, key in tree.infosets.items()}
+    record = {"format": POLICY_FORMAT, "params": params,
+              "policy": {names[key]: {str(a): round(p, 6) for a, p in probs.items()
+                                      if p > 1e-6}
+                         for key, probs in uno_policy.items()}}
+    path = Path(path)
+    path.write_text(json.dumps(record, separators=(",", ":")))
+    return path
+
+
+def _delta(before, after) -> str:
+    from uno_env.envs.openspiel import _delta as delta
+    return delta(before, after)
+
+
+def make(spec: str, config, seed=None):
+    """The agent of a spec ``openspiel-ismcts[:simulations]`` or ``cfr:<policy file>``
+    (the agent registry's resolver); None for other specs."""
+    head, _, arg = spec.partition(":")
+    if head == "openspiel-ismcts":
+        try:
+            sims = int(arg) if arg else 1000
+        except ValueError:
+            raise ValueError(f"{spec!r}: the simulations a decision are an integer, "
+                             f"e.g. 'openspiel-ismcts:200'") from None
+        return ISMCTSAgent(config, sims, seed=seed)
+    if head == "cfr":
+        if not arg:
+            raise ValueError("'cfr' needs a policy file: 'cfr:path/to/policy.json'")
+        return CFRAgent(config, arg, seed=seed)
+    return None
+
+
+#: the spec prefixes of this module's agents
+PREFIXES = ("openspiel-ismcts", "cfr")
