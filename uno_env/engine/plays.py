@@ -76,6 +76,25 @@ def set_play_actions(st, g, sp, t, mask):
     return 1
 
 
+@njit(inline="always")
+def restricted_allowed(st, g, sp, seat, color):
+    """May ``seat`` play its restricted wilds (W4 ...)? With bluffing always; without,
+    only holding no card of the colour in force (docs/rules.md 2)."""
+    return sp.rules[C.R_BLUFF] != 0 or not holds_color(st, g, sp, seat, color)
+
+
+@njit(inline="always")
+def mark_wild(sp, t, rank, allowed, mask):
+    """Mark the four moves of the wild type ``t`` showing ``rank`` (one per colour to
+    name), unless it is restricted and not ``allowed``; returns how many (4 or 0)."""
+    if not allowed and is_restricted(sp, rank):
+        return 0
+    base = sp.layout[C.L_WILD] + 4 * sp.type_wild_slot[t]
+    for c in range(4):
+        mask[base + c] = 1
+    return 4
+
+
 @by_spec
 def set_hand_plays(st, g, sp, seat, mask):
     """Mark every card of ``seat``'s hand that may be played (``may_play``, with the
@@ -122,25 +141,13 @@ def gather_hand_plays(st, g, sp, seat, mask):
                 & np.uint8(sp.face_color[sp.type_face[t, 0]] != color)
             play[slot_of[t]] |= held
             plays += held
-    allowed = True
-    checked = sp.rules[C.R_BLUFF] != 0  # with bluffing, restricted wilds need no check
-    wild_base = sp.layout[C.L_WILD]
+    allowed = restricted_allowed(st, g, sp, seat, color)
     for i in range(sp.wild_types.shape[0]):
         t = sp.wild_types[i]
         if t < 0:
             break
-        if hand[t] == 0 or same_card_below(st, g, sp, seat, t):
-            continue
-        if is_restricted(sp, sp.face_rank[sp.type_face[t, 0]]):
-            if not checked:
-                allowed = not holds_color(st, g, sp, seat, color)
-                checked = True
-            if not allowed:
-                continue
-        base = wild_base + 4 * sp.type_wild_slot[t]
-        for c in range(4):
-            mask[base + c] = 1
-        plays += 4
+        if hand[t] > 0 and not same_card_below(st, g, sp, seat, t):
+            plays += mark_wild(sp, t, sp.face_rank[sp.type_face[t, 0]], allowed, mask)
     return plays
 
 
@@ -159,9 +166,7 @@ def scan_hand_plays(st, g, sp, seat, mask):
     color = st.info[g, C.I_COLOR]
     pile_rank = top_rank(st, g, sp)
     play_base = sp.layout[C.L_PLAY]
-    wild_base = sp.layout[C.L_WILD]
-    checked = sp.rules[C.R_BLUFF] != 0  # with bluffing, restricted wilds need no check
-    allowed = True
+    allowed = restricted_allowed(st, g, sp, seat, color)
     plays = 0
     for t in range(st.hands.shape[2]):
         if st.hands[g, seat, t] == 0 or same_card_below(st, g, sp, seat, t):
@@ -169,16 +174,7 @@ def scan_hand_plays(st, g, sp, seat, mask):
         f = face(st, g, sp, t)
         rank = sp.face_rank[f]
         if rank >= C.FIRST_WILD_RANK:
-            if is_restricted(sp, rank):
-                if not checked:
-                    allowed = not holds_color(st, g, sp, seat, color)
-                    checked = True
-                if not allowed:
-                    continue
-            base = wild_base + 4 * sp.type_wild_slot[t]
-            for c in range(4):
-                mask[base + c] = 1
-            plays += 4
+            plays += mark_wild(sp, t, rank, allowed, mask)
         elif sp.face_color[f] == color or rank == pile_rank:
             mask[play_base + sp.type_play_slot[t]] = 1
             plays += 1
@@ -258,7 +254,7 @@ def official_random_play(st, g, sp):
         if t < 0:
             break
         plays += np.uint8(hand[t] > 0) & np.uint8(sp.face_color[sp.type_face[t, 0]] != color)
-    allowed = sp.rules[C.R_BLUFF] != 0 or not holds_color(st, g, sp, seat, color)
+    allowed = restricted_allowed(st, g, sp, seat, color)
     wilds = 0
     for i in range(sp.wild_types.shape[0]):
         t = sp.wild_types[i]
