@@ -85,10 +85,16 @@ class ExitSettings:
     pool_size: int = 5
     warm_decisions: int = 200_000
     hidden: tuple = (256, 256)
+    #: a residual network over the heuristic's move, starting at this logit bonus
+    #: (``make_network``); None: a plain MLP
+    advice: float | None = 4.0
+    #: labelled decisions of earlier runs (``data/iteration_<k>.npz`` files) to start the
+    #: aggregate with: a rerun with other network settings need not search them again
+    data_from: tuple = ()
     learning_rate: float = 1e-3
     batch_size: int = 512
     #: passes over the aggregated data after each iteration
-    epochs: int = 3
+    epochs: int = 8
     warm_epochs: int = 2
     value_weight: float = 0.5
     eval_games: int = 2000
@@ -263,32 +269,60 @@ def merge(datasets) -> dict:
 # --- the network -------------------------------------------------------------------------
 
 
-def make_network(config, hidden=(256, 256), seed: int = 0):
-    """A torch policy-value MLP for ``config`` (its input scaled as the PPO models')."""
+def make_network(config, hidden=(256, 256), seed: int = 0, advice: float | None = 4.0):
+    """A torch policy-value MLP for ``config`` (its input scaled as the PPO models').
+
+    ``advice`` (a number): a residual network over the heuristic, as ``uno-bench train
+    --advice heuristic`` (``uno_env.envs.sb3.AdvisedPolicy``): the input ends with a
+    one-hot of the heuristic's move, which the policy layer reads again past the hidden
+    layers, starting at ``advice`` times the identity, so the untrained network plays
+    the heuristic's move and training learns where the search leaves it. None: a plain
+    MLP."""
     import torch
     from torch import nn
 
     from uno_env.envs.scaling import config_scale
 
     torch.manual_seed(int(seed))
+    d, a = config.layout.obs_size, config.layout.size
+    advised = advice is not None
 
     class PolicyValue(nn.Module):
         def __init__(self):
             super().__init__()
-            self.register_buffer("scale", torch.as_tensor(config_scale(config)))
-            layers, width = [], config.layout.obs_size
+            scale = config_scale(config)
+            if advised:
+                scale = np.concatenate([scale, np.ones(a, np.float32)])
+            self.register_buffer("scale", torch.as_tensor(scale))
+            self.advised = advised
+            layers, width = [], len(scale)
             for h in hidden:
                 layers += [nn.Linear(width, int(h)), nn.ReLU()]
                 width = int(h)
             self.body = nn.Sequential(*layers)
-            self.policy = nn.Linear(width, config.layout.size)
+            self.policy = nn.Linear(width + (a if advised else 0), a)
             self.value = nn.Linear(width, 1)
+            if advised:
+                with torch.no_grad():
+                    self.policy.weight[:, width:] = float(advice) * torch.eye(a)
 
         def forward(self, obs):
             x = self.body(obs * self.scale)
-            return self.policy(x), self.value(x).squeeze(-1)
+            head = torch.cat([x, obs[:, d:]], dim=1) if self.advised else x
+            return self.policy(head), self.value(x).squeeze(-1)
 
     return PolicyValue()
+
+
+def network_inputs(data: dict, advised: bool, num_actions: int) -> np.ndarray:
+    """The network's input rows for labelled decisions: the observation, and with
+    advice the one-hot of the heuristic's move (recorded by ``collect``)."""
+    if not advised:
+        return data["obs"]
+    n = len(data["obs"])
+    hint = np.zeros((n, num_actions), np.float32)
+    hint[np.arange(n), data["heuristic"].astype(np.int64)] = 1.0
+    return np.concatenate([data["obs"], hint], axis=1)
 
 
 def export(net, config, **meta) -> PPOAgent:
@@ -305,11 +339,33 @@ def export(net, config, **meta) -> PPOAgent:
               "num_players": config.num_players, "rules": config.rule_overrides(),
               "obs_size": config.layout.obs_size, "num_actions": config.layout.size,
               "activation": "relu", "name": "exit", "method": "expert iteration"}
+    if net.advised:
+        record["advice"] = "heuristic"
     record.update(meta)
     agent = PPOAgent(layers, net.scale.numpy(), record)
     agent.value_head = (net.value.weight.detach().numpy().copy(),
                         net.value.bias.detach().numpy().copy())
     return agent
+
+
+def load_network(path, config):
+    """The torch network of a file written by ``save_network`` (to continue training)."""
+    import torch
+    from torch import nn
+    agent = PPOAgent.load(path)
+    agent.check_config(config)
+    hidden = tuple(w.shape[0] for w, _ in agent.layers[:-1])
+    net = make_network(config, hidden, advice=0.0 if agent.advisor is not None else None)
+    linears = [m for m in net.body if isinstance(m, nn.Linear)] + [net.policy]
+    with torch.no_grad():
+        for m, (w, b) in zip(linears, agent.layers):
+            m.weight.copy_(torch.as_tensor(w))
+            m.bias.copy_(torch.as_tensor(b))
+        with np.load(path, allow_pickle=False) as z:
+            if "value_w" in z.files:
+                net.value.weight.copy_(torch.as_tensor(z["value_w"]))
+                net.value.bias.copy_(torch.as_tensor(z["value_b"]))
+    return net
 
 
 def save_network(agent: PPOAgent, path) -> Path:
@@ -336,7 +392,8 @@ def fit(net, data: dict, epochs: int, learning_rate: float, batch_size: int, see
     import torch
     import torch.nn.functional as F
 
-    obs = torch.as_tensor(data["obs"], dtype=torch.float32)
+    obs = torch.as_tensor(network_inputs(data, net.advised, data["mask"].shape[1]),
+                          dtype=torch.float32)
     mask = torch.as_tensor(data["mask"]).bool()
     label = torch.as_tensor(data["label"].astype(np.int64))
     value = torch.as_tensor(data["value"], dtype=torch.float32)
@@ -376,7 +433,8 @@ def agreement(net, data: dict) -> dict:
     those where the label departs from the heuristic's move."""
     import torch
     with torch.no_grad():
-        logits, _ = net(torch.as_tensor(data["obs"], dtype=torch.float32))
+        logits, _ = net(torch.as_tensor(
+            network_inputs(data, net.advised, data["mask"].shape[1]), dtype=torch.float32))
         logits = logits.masked_fill(~torch.as_tensor(data["mask"]).bool(), -1e9)
         best = logits.argmax(dim=1).numpy()
     hit = best == data["label"]
@@ -410,6 +468,57 @@ def seat_rotated(agent, opponents, games: int, preset: str, num_players: int, se
     low, high = wilson(wins, n)
     return {"games": n, "wins": wins, "win_rate": wins / n, "ci": (low, high),
             "by_seat": by_seat}
+
+
+def evaluate_guided(network, budget: int, opponents="heuristic", num_games: int = 1000,
+                    preset: str = "classic", num_players: int = 2, seed: int = 0,
+                    seat: int | str = "random", batch: int = 128, bar=None,
+                    **rules) -> dict:
+    """The network and the search together, as ``uno_env.evaluate`` plays an agent (the
+    same games, seats and search streams for the same ``seed``): at a decision with two
+    or more legal moves ``mcts:<budget>`` searches; where it leaves the heuristic's move
+    (another move beat it on the same deals by more than the search's threshold) its
+    move is played, else the network's. The search's default stays its rollout
+    policy's move (a network default needs the engine hook of the module docstring),
+    so this composes the two instead. Returns ``evaluate``'s dict plus ``overrides``,
+    the share of choices where the search's move replaced the network's."""
+    from agents.baselines import HeuristicAgent
+    from uno_env.engine import codes as C
+    from uno_env.envs.single_seat import LearnerBatch
+    from uno_env.evaluation.stats import wilson
+
+    wins = truncated = choices = overrides = 0
+    heuristic = None
+    for lo in range(0, num_games, batch):
+        size = min(batch, num_games - lo)
+        lb = LearnerBatch(size, preset, num_players, opponents, seat, seed,
+                          auto_reset=False, threads=1, **rules)
+        obs, mask = lb.reset(first_game=lo)
+        heuristic = heuristic or HeuristicAgent(lb.config)
+        search = _SearchLabeller(lb, budget, seed, lo)
+        actions = np.zeros(size, np.int64)
+        while not (done := lb.done).all():
+            live = np.flatnonzero(~done)
+            m = mask[live]
+            actions[live] = network.act_batch(obs[live], m)
+            choice = live[(m != 0).sum(axis=1) >= 2]
+            if len(choice):
+                found = search(choice)
+                depart = found != heuristic.act_batch(obs[choice], mask[choice])
+                use = depart & (found != actions[choice])
+                actions[choice[use]] = found[use]
+                choices += len(choice)
+                overrides += int(use.sum())
+            obs, mask, *_ = lb.step(actions)
+        winner = lb._state.info[:, C.I_MATCH_WINNER]
+        wins += int((winner == lb.learner_seat).sum())
+        truncated += int((winner < 0).sum())
+        if bar is not None:
+            bar.update(size)
+    low, high = wilson(wins, num_games)
+    return {"games": int(num_games), "wins": wins, "truncated": truncated,
+            "win_rate": wins / num_games, "ci": (low, high),
+            "overrides": overrides / max(choices, 1)}
 
 
 def plot_curve(eval_csv, path, title: str | None = None) -> Path:
@@ -470,6 +579,11 @@ def exit_train(out="runs/exit", progress: bool = True, **settings) -> ExitResult
     s.eval_opponents = tuple([s.eval_opponents] if isinstance(s.eval_opponents, str)
                              else s.eval_opponents)
     s.hidden = tuple(int(h) for h in s.hidden)
+    s.data_from = tuple(str(p) for p in ([s.data_from] if isinstance(s.data_from, (str, Path))
+                                         else s.data_from))
+    for path in s.data_from:
+        if not Path(path).is_file():
+            raise ValueError(f"no data file {path!r} (data/iteration_<k>.npz of a run)")
     for key in ("games_per_iteration", "eval_games", "batch_size", "batch_games",
                 "pool_size", "threads"):
         value = getattr(s, key)
@@ -506,7 +620,7 @@ def exit_train(out="runs/exit", progress: bool = True, **settings) -> ExitResult
         (out / stale).unlink(missing_ok=True)
     start = time.perf_counter()
     deadline = None if s.minutes is None else start + 60 * s.minutes
-    net = make_network(config, s.hidden, s.seed)
+    net = make_network(config, s.hidden, s.seed, s.advice)
     teacher = f"mcts:{s.budget}"
     evaluations: list[dict] = []
     best = {"win_rate": -1.0}
@@ -552,13 +666,33 @@ def exit_train(out="runs/exit", progress: bool = True, **settings) -> ExitResult
                        s.value_weight, bar=bar)
         warm["seconds"] = round(time.perf_counter() - t0, 1)
         del data
-    agent = export(net, config, iteration=0, decisions=0, teacher=teacher, seed=s.seed)
-    save_network(agent, out / "checkpoints" / "exit_0.npz")
-    rows = measure(0, 0, agent)
-    pool.add(agent)
-
     datasets, holdouts = [], []
-    k, decisions = 0, 0
+
+    def add_data(data):
+        held = (data["game"] % 10) == 0       # a tenth of the games, to measure on
+        take = {key: v for key, v in data.items()
+                if key not in ("games_won", "games_expert")}
+        datasets.append({key: v[~held] for key, v in take.items()})
+        holdouts.append({key: v[held] for key, v in take.items()})
+
+    for path in s.data_from:
+        data = load_data(path)
+        if data["obs"].shape[1:] != (config.layout.obs_size,) or \
+                data["mask"].shape[1:] != (config.layout.size,):
+            raise ValueError(f"{path}: its decisions are not of {s.preset} with "
+                             f"{s.num_players} players")
+        add_data(data)
+    k, decisions = 0, sum(len(d["label"]) for d in datasets + holdouts)
+    reused = None
+    if datasets:                              # the earlier runs' decisions, first
+        with tqdm_bar(total=s.epochs, desc="earlier data: fit", unit="epoch") as bar:
+            reused = fit(net, merge(datasets), s.epochs, s.learning_rate, s.batch_size,
+                         s.seed, s.value_weight, holdout=merge(holdouts), bar=bar)
+    agent = export(net, config, iteration=0, decisions=decisions, teacher=teacher,
+                   seed=s.seed)
+    save_network(agent, out / "checkpoints" / "exit_0.npz")
+    measure(0, decisions, agent)
+    pool.add(agent)
     while True:
         if s.iterations is not None and k >= s.iterations:
             break
@@ -566,7 +700,7 @@ def exit_train(out="runs/exit", progress: bool = True, **settings) -> ExitResult
             break
         k += 1
         t0 = time.perf_counter()
-        share = 1.0 if k == 1 else s.expert_share
+        share = 1.0 if k == 1 and not s.data_from else s.expert_share
         pool.pick()
         with tqdm_bar(total=s.games_per_iteration, unit="game",
                       desc=f"iteration {k}: {teacher} labels") as bar:
@@ -575,10 +709,7 @@ def exit_train(out="runs/exit", progress: bool = True, **settings) -> ExitResult
                            batch_games=s.batch_games, bar=bar)
         collect_s = time.perf_counter() - t0
         save_data(out / "data" / f"iteration_{k}.npz", data)
-        held = (data["game"] % 10) == 0
-        take = {key: v for key, v in data.items() if key not in ("games_won", "games_expert")}
-        datasets.append({key: v[~held] for key, v in take.items()})
-        holdouts.append({key: v[held] for key, v in take.items()})
+        add_data(data)
         train_data, holdout = merge(datasets), merge(holdouts)
         decisions = len(train_data["label"]) + len(holdout["label"])
         t1 = time.perf_counter()
@@ -624,6 +755,6 @@ def exit_train(out="runs/exit", progress: bool = True, **settings) -> ExitResult
     summary = {"settings": {key: (list(v) if isinstance(v, tuple) else v)
                             for key, v in asdict(s).items()},
                "iterations": k, "decisions": decisions, "seconds": round(seconds, 1),
-               "warm_start": warm, "best": best, "evaluations": evaluations}
+               "warm_start": warm, "earlier_data": reused, "best": best, "evaluations": evaluations}
     (out / "summary.json").write_text(json.dumps(summary, indent=2))
     return ExitResult(out, k, decisions, seconds, evaluations)

@@ -52,6 +52,7 @@ def test_the_network_loads_with_numpy_and_keeps_its_value_head(tiny_run):
     out, _ = tiny_run
     agent = PPOAgent.load(out / "policy.npz")
     assert agent.meta["method"] == "expert iteration" and agent.meta["teacher"] == "mcts:8"
+    assert agent.meta["advice"] == "heuristic"          # a residual policy over it
     with np.load(out / "policy.npz") as z:
         assert z["value_w"].shape == (1, 16) and z["value_b"].shape == (1,)
     r = seat_rotated(agent, "random", 4, "classic", 2, seed=3)
@@ -71,7 +72,21 @@ def test_labels_are_the_search_moves_and_legal():
     assert np.array_equal(again["label"], data["label"])            # seeded
 
 
+def test_a_rerun_starts_from_an_earlier_runs_decisions(tiny_run, tmp_path):
+    out, first = tiny_run
+    data = out / "data" / "iteration_1.npz"
+    result = exit_train(tmp_path, progress=False, **{**TINY, "warm_decisions": 0,
+                                                     "advice": None, "data_from": (data,)})
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["earlier_data"]["decisions"] > 0
+    rows = list(csv.DictReader(open(tmp_path / "eval.csv")))
+    assert int(rows[0]["decisions"]) == first.decisions       # fitted before playing
+    assert result.decisions > first.decisions
+    assert "advice" not in PPOAgent.load(tmp_path / "policy.npz").meta   # plain MLP
+
+
 @pytest.mark.parametrize("bad, message", [
+    ({"data_from": ("nowhere.npz",)}, "no data file 'nowhere.npz'"),
     ({"iterations": None, "minutes": None}, "give iterations, minutes, or both"),
     ({"expert_share": 1.5}, "expert_share is a probability"),
     ({"budget": 0}, "the mcts budget is an integer"),

@@ -429,7 +429,14 @@ def exit_(preset: str = _preset_option(),
           warm: int = typer.Option(200_000, min=0, help="heuristic decisions copied "
                                    "before the first iteration"),
           hidden: str = typer.Option("256,256", help="hidden layer sizes"),
-          epochs: int = typer.Option(3, min=0, help="passes over the data per iteration"),
+          advice: float = typer.Option(4.0, help="the network reads the heuristic's move "
+                                       "(a residual policy over it) starting at this "
+                                       "logit bonus; see --plain"),
+          plain: bool = typer.Option(False, help="a plain MLP, without the heuristic's "
+                                     "move as an input"),
+          data_from: str = typer.Option(None, help="comma-separated data/iteration_K.npz "
+                                        "files of earlier runs to start from"),
+          epochs: int = typer.Option(8, min=0, help="passes over the data per iteration"),
           learning_rate: float = typer.Option(1e-3, min=0.0, help="Adam's rate"),
           eval_games: int = typer.Option(2000, min=1, help="seat-rotated games per "
                                          "evaluation of the network alone"),
@@ -454,7 +461,8 @@ def exit_(preset: str = _preset_option(),
         _trainer("exit"), out=out, progress=progress, preset=preset, num_players=players,
         budget=budget, iterations=iterations, minutes=minutes, games_per_iteration=games,
         expert_share=expert_share, opponents=tuple(_csv(opponents)),
-        warm_decisions=warm, hidden=sizes, epochs=epochs, learning_rate=learning_rate,
+        warm_decisions=warm, hidden=sizes, advice=None if plain else advice,
+        data_from=tuple(_csv(data_from or "")), epochs=epochs, learning_rate=learning_rate,
         eval_games=eval_games, eval_opponents=tuple(_csv(eval_opponents)), seed=seed,
         threads=threads, **rules)
     typer.echo(f"{result.iterations} iterations, {result.decisions:,} search-labelled "
