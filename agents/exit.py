@@ -96,7 +96,11 @@ class ExitSettings:
     #: passes over the aggregated data after each iteration
     epochs: int = 8
     warm_epochs: int = 2
-    value_weight: float = 0.5
+    value_weight: float = 0.25
+    #: the policy also learns the softmax of the search's move values at this
+    #: temperature (``soft_targets``), weighted by ``values_weight`` (0: moves only)
+    temperature: float = 0.05
+    values_weight: float = 1.0
     eval_games: int = 2000
     eval_opponents: tuple = ("heuristic",)
     #: games stepped together while collecting
@@ -140,6 +144,7 @@ class _SearchLabeller:
         self.lb = lb
         self.kernel = kernels(lb.config.variant).search
         self.codes = np.array([mcts_code(int(budget))], np.int64)
+        self.budget = int(budget)
         n = lb.num_envs
         self.streams = np.array([seed_stream_py(int(seed) ^ int(SEARCH_SALT),
                                                 first_game + g) for g in range(n)],
@@ -160,6 +165,21 @@ class _SearchLabeller:
                                  self.streams, self.beliefs[g:g + 1], self.no_moves,
                                  *self.idle)
         return out
+
+
+class _ValueLabeller(_SearchLabeller):
+    """``_SearchLabeller``'s move (the same streams and rule, ``agents.search_values``)
+    and the search's mean value of every legal move (NaN for the others)."""
+
+    def __call__(self, rows):
+        from agents.search_values import search_values
+        moves = np.empty(len(rows), np.int64)
+        q = np.full((len(rows), self.lb.layout.size), np.nan, np.float32)
+        for i, g in enumerate(rows):
+            actions, means, moves[i] = search_values(self.lb, int(g), self.streams,
+                                                     self.beliefs, int(self.budget))
+            q[i, actions] = means
+        return moves, q
 
 
 def collect(config, games: int, seed: int, opponents, budget: int | None,
@@ -187,7 +207,7 @@ def collect(config, games: int, seed: int, opponents, budget: int | None,
         raise ValueError("a share of the games is played by the network: pass network")
     heuristic = HeuristicAgent(config)
     rng = np.random.default_rng([int(seed), int(first_game), 47])
-    parts = {k: [] for k in ("obs", "mask", "label", "heuristic", "game", "value")}
+    parts = {k: [] for k in ("obs", "mask", "label", "heuristic", "game", "value", "q")}
     won_all, expert_all = [], []
     for lo in range(0, games, batch_games):
         size = min(batch_games, games - lo)
@@ -195,7 +215,7 @@ def collect(config, games: int, seed: int, opponents, budget: int | None,
         lb = LearnerBatch(size, config.preset, config.num_players, opponents, "random",
                           seed, auto_reset=False, threads=1, **config.rule_overrides())
         obs, mask = lb.reset(first_game=start)
-        label = _SearchLabeller(lb, budget, seed, start) if budget is not None else None
+        label = _ValueLabeller(lb, budget, seed, start) if budget is not None else None
         expert = rng.random(size) < expert_share
         actions = np.zeros(size, np.int64)
         rows_of_game: list[list[int]] = [[] for _ in range(size)]
@@ -209,7 +229,11 @@ def collect(config, games: int, seed: int, opponents, budget: int | None,
             if len(choice):
                 oc, mc = obs[choice], mask[choice]
                 heur = heuristic.act_batch(oc, mc)
-                lab = heur if label is None else label(choice)
+                if label is None:
+                    lab, q = heur, np.full(mc.shape, np.nan, np.float32)
+                else:
+                    lab, q = label(choice)
+                parts["q"].append(q)
                 played = lab.copy()
                 by_net = ~expert[choice]
                 if by_net.any():
@@ -242,6 +266,7 @@ def collect(config, games: int, seed: int, opponents, budget: int | None,
            for k, v in parts.items()}
     if not len(out["label"]):
         out["mask"] = np.zeros((0, config.layout.size), np.uint8)
+        out["q"] = np.zeros((0, config.layout.size), np.float32)
     out["games_won"] = np.concatenate(won_all)
     out["games_expert"] = np.concatenate(expert_all)
     return out
@@ -251,18 +276,22 @@ def save_data(path, data: dict) -> Path:
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
     with open(p, "wb") as f:
-        np.savez_compressed(f, **{k: (v.astype(np.float16) if k == "obs" else v)
+        np.savez_compressed(f, **{k: (v.astype(np.float16) if k in ("obs", "q") else v)
                                   for k, v in data.items()})
     return p
 
 
 def load_data(path) -> dict:
     with np.load(path) as z:
-        return {k: (z[k].astype(np.float32) if k == "obs" else z[k]) for k in z.files}
+        data = {k: (z[k].astype(np.float32) if k in ("obs", "q") else z[k])
+                for k in z.files}
+    if "q" not in data:                   # labelled by the search's move alone
+        data["q"] = np.full(data["mask"].shape, np.nan, np.float32)
+    return data
 
 
 def merge(datasets) -> dict:
-    keys = ("obs", "mask", "label", "heuristic", "game", "value")
+    keys = ("obs", "mask", "label", "heuristic", "game", "value", "q")
     return {k: np.concatenate([d[k] for d in datasets]) for k in keys}
 
 
@@ -383,10 +412,26 @@ def save_network(agent: PPOAgent, path) -> Path:
     return p
 
 
+def soft_targets(q, mask, temperature: float) -> np.ndarray:
+    """float32[N, A]: the softmax of the search's move values over the legal moves at
+    ``temperature`` (a row of zeros where the values are unknown)."""
+    legal = (mask != 0) & ~np.isnan(q)
+    z = np.where(legal, np.nan_to_num(q) / temperature, -np.inf)
+    known = legal.any(axis=1)
+    z[~known] = 0.0
+    z -= z.max(axis=1, keepdims=True)
+    p = np.exp(z) * legal
+    p /= np.maximum(p.sum(axis=1, keepdims=True), 1e-12)
+    return p.astype(np.float32)
+
+
 def fit(net, data: dict, epochs: int, learning_rate: float, batch_size: int, seed: int,
-        value_weight: float = 0.5, holdout: dict | None = None, bar=None) -> dict:
+        value_weight: float = 0.5, holdout: dict | None = None, bar=None,
+        temperature: float = 0.05, values_weight: float = 1.0) -> dict:
     """Train ``net`` on labelled decisions (``collect``): masked cross-entropy to the
-    label plus ``value_weight`` times the value head's binary cross-entropy to the
+    search's move, plus ``values_weight`` times the cross-entropy to the softmax of the
+    search's move values at ``temperature`` (``soft_targets``; decisions with values
+    only), plus ``value_weight`` times the value head's binary cross-entropy to the
     result. Returns the last epoch's losses and, on ``holdout``, the agreement with the
     labels (all, and where the label is not the heuristic's move)."""
     import torch
@@ -397,6 +442,8 @@ def fit(net, data: dict, epochs: int, learning_rate: float, batch_size: int, see
     mask = torch.as_tensor(data["mask"]).bool()
     label = torch.as_tensor(data["label"].astype(np.int64))
     value = torch.as_tensor(data["value"], dtype=torch.float32)
+    soft = torch.as_tensor(soft_targets(data["q"], data["mask"], temperature))
+    has_soft = soft.sum(dim=1) > 0
     opt = torch.optim.Adam(net.parameters(), lr=learning_rate)
     rng = np.random.default_rng(seed)
     n = len(label)
@@ -410,6 +457,10 @@ def fit(net, data: dict, epochs: int, learning_rate: float, batch_size: int, see
             logits, v = net(obs[idx])
             logits = logits.masked_fill(~mask[idx], -1e9)
             lp = F.cross_entropy(logits, label[idx])
+            rows = has_soft[idx]
+            if values_weight and bool(rows.any()):
+                logp = F.log_softmax(logits[rows], dim=1)
+                lp = lp + values_weight * -(soft[idx][rows] * logp).sum(dim=1).mean()
             lv = F.binary_cross_entropy_with_logits(v, value[idx])
             loss = lp + value_weight * lv
             opt.zero_grad()
@@ -602,6 +653,8 @@ def exit_train(out="runs/exit", progress: bool = True, **settings) -> ExitResult
         raise ValueError(f"hidden must be positive layer sizes, got {s.hidden!r}")
     if not 0.0 <= s.expert_share <= 1.0:
         raise ValueError(f"expert_share is a probability, got {s.expert_share!r}")
+    if not s.temperature > 0:
+        raise ValueError(f"temperature must be positive, got {s.temperature!r}")
     mcts_code(int(s.budget))                           # a clear error for a bad budget
     config = make_config(s.preset, s.num_players, **s.rules)
     if s.eval_games < config.num_players:
@@ -687,7 +740,8 @@ def exit_train(out="runs/exit", progress: bool = True, **settings) -> ExitResult
     if datasets:                              # the earlier runs' decisions, first
         with tqdm_bar(total=s.epochs, desc="earlier data: fit", unit="epoch") as bar:
             reused = fit(net, merge(datasets), s.epochs, s.learning_rate, s.batch_size,
-                         s.seed, s.value_weight, holdout=merge(holdouts), bar=bar)
+                         s.seed, s.value_weight, holdout=merge(holdouts), bar=bar,
+                         temperature=s.temperature, values_weight=s.values_weight)
     agent = export(net, config, iteration=0, decisions=decisions, teacher=teacher,
                    seed=s.seed)
     save_network(agent, out / "checkpoints" / "exit_0.npz")
@@ -715,7 +769,8 @@ def exit_train(out="runs/exit", progress: bool = True, **settings) -> ExitResult
         t1 = time.perf_counter()
         with tqdm_bar(total=s.epochs, desc=f"iteration {k}: fit", unit="epoch") as bar:
             stats = fit(net, train_data, s.epochs, s.learning_rate, s.batch_size,
-                        s.seed + k, s.value_weight, holdout=holdout, bar=bar)
+                        s.seed + k, s.value_weight, holdout=holdout, bar=bar,
+                        temperature=s.temperature, values_weight=s.values_weight)
         fit_s = time.perf_counter() - t1
         agent = export(net, config, iteration=k, decisions=decisions, teacher=teacher,
                        seed=s.seed)

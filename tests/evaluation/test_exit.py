@@ -85,6 +85,23 @@ def test_a_rerun_starts_from_an_earlier_runs_decisions(tiny_run, tmp_path):
     assert "advice" not in PPOAgent.load(tmp_path / "policy.npz").meta   # plain MLP
 
 
+def test_the_value_table_decides_as_the_engines_search():
+    """agents.search_values rebuilds mcts's table outside the engine: on the same
+    positions and streams it makes the engine's moves, and its values are win rates."""
+    from agents.exit import _SearchLabeller, _ValueLabeller
+    from uno_env.envs.single_seat import LearnerBatch
+    lb = LearnerBatch(12, "classic", 2, "heuristic", "random", 9, auto_reset=False,
+                      threads=1)
+    _, mask = lb.reset()
+    rows = np.flatnonzero((mask != 0).sum(axis=1) >= 2)
+    assert len(rows) >= 3
+    engine = _SearchLabeller(lb, 40, 9, 0)(rows)
+    moves, q = _ValueLabeller(lb, 40, 9, 0)(rows)
+    assert np.array_equal(moves, engine)
+    legal = mask[rows] != 0
+    assert np.isnan(q[~legal]).all() and ((q[legal] >= 0) & (q[legal] <= 1)).all()
+
+
 @pytest.mark.parametrize("bad, message", [
     ({"data_from": ("nowhere.npz",)}, "no data file 'nowhere.npz'"),
     ({"iterations": None, "minutes": None}, "give iterations, minutes, or both"),
