@@ -590,7 +590,7 @@ def plot_curve(eval_csv, path, title: str | None = None) -> Path:
                     label=f"network alone vs {opp}")
     players = int(rows[0]["players"]) if rows else 2
     ax.axhline(1 / players, color="grey", lw=0.8, ls=":", label="even")
-    ax.set_xlabel("search-labelled decisions (thousands); first point: warm start")
+    ax.set_xlabel("search-labelled decisions learned (thousands)")
     ax.set_ylabel("win rate (95% interval)")
     ax.set_title(title or "expert iteration")
     ax.legend(fontsize=8)
