@@ -1,6 +1,7 @@
 """UNO agents: the baselines ``RandomAgent``, ``GreedyAgent``, ``HeuristicAgent``,
 ``MCTSAgent`` (the search agent ``mcts``, attached to the game it plays in), and
-``PPOAgent`` (a trained policy network run in numpy; ``agents.train`` trains one).
+``PPOAgent`` (a trained policy network run in numpy; ``agents.train`` trains one with
+PPO, ``agents.exit`` with expert iteration on the search's decisions).
 
     >>> import uno_env, agents
     >>> cfg = uno_env.make_config("classic", 4)
@@ -49,6 +50,7 @@ def register() -> None:
         if spec.startswith("mcts") else None))
     registry.register_policy(PPOAgent)
     registry.register_trainer("ppo", _train_ppo)
+    registry.register_trainer("exit", _train_exit)
 
 
 def _train_ppo(**options):
@@ -56,3 +58,10 @@ def _train_ppo(**options):
     torch and the ``rl`` extra)."""
     from agents.train import train
     return train(**options)
+
+
+def _train_exit(**options):
+    """``uno-bench exit``'s job: ``agents.exit.exit_train`` (expert iteration; imported
+    when it runs: it needs torch)."""
+    from agents.exit import exit_train
+    return exit_train(**options)

@@ -71,7 +71,9 @@ PLAYING = {"bench": ["--seconds", "0.01"], "demo": ["--games", "1", "--quiet"],
            "simulate": ["--games", "5", "--threads", "1"],
            "tournament": ["--games", "10", "--threads", "1", "--no-progress"],
            "play": [], "train": ["--timesteps", "64", "--no-progress"],
-           "evaluate": ["--model", "random", "--games", "10"]}
+           "evaluate": ["--model", "random", "--games", "10"],
+           "exit": ["--iterations", "1", "--games", "2", "--warm", "0", "--budget", "10",
+                    "--eval-games", "2", "--no-progress"]}
 
 
 def _error_line(result) -> str:

@@ -58,3 +58,28 @@ def test_track_model_plays_a_tournament_by_name(tmp_path):
     assert result.exit_code == 0, result.output
     data = json.loads((tmp_path / "results.json").read_text())
     assert data["agents"] == ["ppo_classic_4p", "heuristic"]
+
+
+def test_exit_classic_2p_loads_by_name_plays_legal_moves_and_is_deterministic():
+    """The expert-iteration network (agents.exit, issue 47): its name alone is a
+    2-player classic agent, numpy only (a residual policy that reads the heuristic's
+    move), whose games against the heuristic finish (every move legal: the learner env
+    refuses an illegal one) and repeat exactly for a seed."""
+    from uno_env import Game
+    assert "exit_classic_2p" in shipped_models() and is_configured("exit_classic_2p")
+    agent = make_agent("exit_classic_2p", None)
+    assert (agent.config.preset, agent.config.num_players) == ("classic", 2)
+    assert agent.meta["method"] == "expert iteration" and agent.meta["advice"] == "heuristic"
+    runs = [evaluate(agent, "heuristic", 6, "classic", 2, seed=5, seat=seat)
+            for seat in (0, 1, 0)]
+    assert all(r["games"] == 6 for r in runs) and runs[0] == runs[2]
+    game, moves = Game("classic", 2, seed=3), []
+    game.reset(3, 0)
+    again = make_agent("exit_classic_2p", None)
+    while not game.is_over and len(moves) < 60:
+        obs, mask = game.observe(game.current_player), game.action_mask()
+        action = agent.act(obs, mask)
+        assert mask[action] and action == again.act(obs, mask)
+        moves.append(action)
+        game.step(action)
+    assert len(moves) > 5

@@ -1,5 +1,6 @@
 """docs/architecture.md is the map of the package: every module it names exists, and
-every module of ``uno_env`` is named there (a new module must be placed on the map)."""
+every module of ``uno_env`` and of ``agents`` is named there (a new module must be placed
+on the map)."""
 from __future__ import annotations
 
 import pathlib
@@ -13,12 +14,15 @@ def _named() -> set[str]:
     paths = set(re.findall(r"`((?:uno_env/)?(?:engine|rules|envs|evaluation|apps)/\w+\.py)`",
                            PAGE))
     paths |= set(re.findall(r"`(uno_env/\w+\.py)`", PAGE))
-    return {p if p.startswith("uno_env/") else f"uno_env/{p}" for p in paths}
+    named = {p if p.startswith("uno_env/") else f"uno_env/{p}" for p in paths}
+    return named | set(re.findall(r"`(agents/\w+\.py)`", PAGE))
 
 
 def _modules() -> set[str]:
     return {p.relative_to(ROOT).as_posix() for p in (ROOT / "uno_env").rglob("*.py")
-            if p.name != "__init__.py" or p.parent.name == "uno_env"}
+            if p.name != "__init__.py" or p.parent.name == "uno_env"} | \
+        {p.relative_to(ROOT).as_posix() for p in (ROOT / "agents").glob("*.py")
+         if p.name != "__init__.py"}
 
 
 def test_every_module_named_exists():

@@ -9,6 +9,8 @@
     uno-bench play       play a game in the terminal against agents
     uno-bench train      train a PPO agent (MaskablePPO, or RLlib self-play with
                          --framework rllib; needs the rl or rllib extra)
+    uno-bench exit       expert iteration: a network trained on the mcts search's
+                         decisions (needs torch)
     uno-bench evaluate   win rate of an agent or a trained model against opponents
     uno-bench benchmark  an agent on the benchmark's fixed tracks: a report card
     uno-bench record     record games between agents as replays (uno-bench view: HTML)
@@ -402,6 +404,73 @@ def train(preset: str = _preset_option(),
                        if r["steps"] == result.evaluations[-1]["steps"]])
     typer.echo(f"wrote {result.policy_path} (play it: uno-bench evaluate --model "
                f"{result.policy_path})")
+
+
+@app.command(name="exit")
+def exit_(preset: str = _preset_option(),
+          rule: list[str] = _rule_option(),
+          players: int = typer.Option(2, help=PLAYERS_HELP + " (2 by default, as train)"),
+          budget: int = typer.Option(1200, min=1, help="rollouts per decision of the "
+                                     "labelling search mcts:BUDGET"),
+          iterations: int = typer.Option(None, min=1, help="iterations (default 4; with "
+                                         "--minutes and no --iterations the minutes are "
+                                         "the budget)"),
+          minutes: float = typer.Option(None, min=0.01, help="a wall-clock budget for "
+                                        "the whole run"),
+          games: int = typer.Option(1000, min=1, help="search-labelled games per "
+                                    "iteration"),
+          expert_share: float = typer.Option(0.5, min=0.0, max=1.0, help="share of the "
+                                             "games the search plays after the first "
+                                             "iteration (the network plays the rest)"),
+          opponents: str = typer.Option("heuristic,heuristic,heuristic,greedy,self",
+                                        help="comma-separated; each game draws one for "
+                                        "every opponent seat ('self' = the last "
+                                        "networks of the run)"),
+          warm: int = typer.Option(200_000, min=0, help="heuristic decisions copied "
+                                   "before the first iteration"),
+          hidden: str = typer.Option("256,256", help="hidden layer sizes"),
+          advice: float = typer.Option(4.0, help="the network reads the heuristic's move "
+                                       "(a residual policy over it) starting at this "
+                                       "logit bonus; see --plain"),
+          plain: bool = typer.Option(False, help="a plain MLP, without the heuristic's "
+                                     "move as an input"),
+          data_from: str = typer.Option(None, help="comma-separated data/iteration_K.npz "
+                                        "files of earlier runs to start from"),
+          epochs: int = typer.Option(8, min=0, help="passes over the data per iteration"),
+          learning_rate: float = typer.Option(1e-3, min=0.0, help="Adam's rate"),
+          eval_games: int = typer.Option(2000, min=1, help="seat-rotated games per "
+                                         "evaluation of the network alone"),
+          eval_opponents: str = typer.Option("heuristic", help="comma-separated"),
+          out: str = typer.Option("runs/exit", help="output directory"),
+          seed: int = typer.Option(0, min=0, help="seed of the games and the network"),
+          threads: int = typer.Option(1, min=1, help="torch threads"),
+          progress: bool = typer.Option(True, help="show progress bars")):
+    """Expert iteration (agents.exit): the mcts search labels the decisions of games
+    played by itself and by the network; the network (policy and value heads) learns
+    them; repeat. Writes policy.npz, best.npz, checkpoints/, data/, eval.csv,
+    iterations.csv, curve.png and summary.json."""
+    rules = _check(preset, players, rule)
+    if iterations is None and minutes is None:
+        iterations = 4
+    try:
+        sizes = tuple(int(h) for h in _csv(hidden))
+    except ValueError:
+        raise typer.BadParameter(f"--hidden takes comma-separated integers, got "
+                                 f"{hidden!r}") from None
+    result = _run_training(
+        _trainer("exit"), out=out, progress=progress, preset=preset, num_players=players,
+        budget=budget, iterations=iterations, minutes=minutes, games_per_iteration=games,
+        expert_share=expert_share, opponents=tuple(_csv(opponents)),
+        warm_decisions=warm, hidden=sizes, advice=None if plain else advice,
+        data_from=tuple(_csv(data_from or "")), epochs=epochs, learning_rate=learning_rate,
+        eval_games=eval_games, eval_opponents=tuple(_csv(eval_opponents)), seed=seed,
+        threads=threads, **rules)
+    typer.echo(f"{result.iterations} iterations, {result.decisions:,} search-labelled "
+               f"decisions in {result.seconds:.0f} s")
+    _echo_evaluations([r for r in result.evaluations
+                       if r["iteration"] == result.evaluations[-1]["iteration"]])
+    typer.echo(f"wrote {result.policy_path} and {result.best_path} (play it: uno-bench "
+               f"evaluate --model {result.best_path})")
 
 
 def _trainer(name: str):
