@@ -154,20 +154,29 @@ def clone_row(st, g):
                  st.dark_face[g:g + 1].copy())
 
 
-@njit(allocates=True)  # numba copies whole arrays through reference-counted temporaries
+@njit(inline="always")
+def _copy_row(src, dst):
+    # element by element: a slice assignment goes through reference-counted temporaries
+    for i in range(src.shape[1]):
+        dst[0, i] = src[0, i]
+
+
+@njit
 def copy_into(src, dst):
     """``dst`` (a one-game state of ``clone_row``) becomes a copy of ``src`` (another)."""
-    dst.hands[:] = src.hands
-    dst.hand_size[:] = src.hand_size
-    dst.draw_pile[:] = src.draw_pile
-    dst.discard[:] = src.discard
-    dst.discard_counts[:] = src.discard_counts
-    dst.info[:] = src.info
-    dst.scores[:] = src.scores
-    dst.round_points[:] = src.round_points
-    dst.rewards[:] = src.rewards
-    dst.rng[:] = src.rng
-    dst.dark_face[:] = src.dark_face
+    for p in range(src.hands.shape[1]):
+        for t in range(src.hands.shape[2]):
+            dst.hands[0, p, t] = src.hands[0, p, t]
+    _copy_row(src.hand_size, dst.hand_size)
+    _copy_row(src.draw_pile, dst.draw_pile)
+    _copy_row(src.discard, dst.discard)
+    _copy_row(src.discard_counts, dst.discard_counts)
+    _copy_row(src.info, dst.info)
+    _copy_row(src.scores, dst.scores)
+    _copy_row(src.round_points, dst.round_points)
+    _copy_row(src.rewards, dst.rewards)
+    dst.rng[0] = src.rng[0]
+    _copy_row(src.dark_face, dst.dark_face)
 
 
 @njit
