@@ -26,21 +26,7 @@ from uno_env.engine.entry import kernels
 from uno_env.engine.rng import seed_stream_py
 from uno_env.engine.search import (DEFAULT_BUDGET, DEFAULT_ROLLOUT, OP_DECIDE,
                                    idle_arguments, mcts_code)
-from uno_env.envs.game import Game
-
-
-def _game_of(target) -> Game:
-    seen = set()
-    while not isinstance(target, Game):
-        if id(target) in seen or target is None:
-            break
-        seen.add(id(target))
-        inner = getattr(target, "game", None)
-        target = inner if inner is not None else getattr(target, "unwrapped", None)
-    if not isinstance(target, Game):
-        raise ValueError("attach() takes a uno_env Game or an environment that has one "
-                         "(the AEC env: env.unwrapped.game)")
-    return target
+from uno_env.envs.game import Game, game_of
 
 
 class MCTSAgent(Agent):
@@ -85,7 +71,7 @@ class MCTSAgent(Agent):
     def attach(self, target) -> "MCTSAgent":
         """Search the positions of ``target`` (a ``Game`` or an env with one); returns
         the agent."""
-        game = _game_of(target)
+        game = game_of(target)
         if game.config.variant != self.config.variant or \
                 game.config.layout.size != self.config.layout.size:
             raise ValueError(f"this agent is for {self.config.preset!r} with "

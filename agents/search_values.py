@@ -24,10 +24,9 @@ import numpy as np
 
 from uno_env.engine import codes as C
 from uno_env.engine.dispatch import apply_action, legal_mask, scratch_mask
-from uno_env.engine.jit import entry_point, njit
+from uno_env.engine.jit import entry_point, njit, python_callable
 from uno_env.engine.policies import AGENT_HEURISTIC, WORK_SIZE, choose_action
-from uno_env.engine.search import (CONFIDENCE_Z, CONFIDENCE_Z_2P, clone_row, copy_into,
-                                   rollout, sample)
+from uno_env.engine.search import clone_row, copy_into, flat_choice, rollout, sample
 from uno_env.engine.state import as_record
 
 
@@ -77,20 +76,11 @@ def values_kernel(variant: str):
 
 
 def decide(actions, table, num_players: int) -> tuple[int, np.ndarray]:
-    """``mcts``'s flat rule on a values table: ``(move, mean value per move)``."""
+    """``mcts``'s flat rule on a values table (``engine.search.flat_choice``, the same
+    kernel): ``(move, mean value per move)``."""
     n = len(actions)
-    value = table[:, :n]
-    p = int(table[0, n])
-    deals = len(value)
-    z = CONFIDENCE_Z_2P if num_players == 2 else CONFIDENCE_Z
-    best, best_gain = p, 0.0
-    for k in range(n):
-        if k != p:
-            diff = value[:, k] - value[:, p]
-            gain = diff.mean()
-            se = max(np.sqrt(diff.var() / deals), 1.0 / deals)
-            if gain > z * se and gain > best_gain:
-                best, best_gain = k, gain
+    value = np.ascontiguousarray(table[:, :n])
+    best = python_callable(flat_choice)(value, int(table[0, n]), num_players)
     return int(actions[best]), value.mean(axis=0)
 
 

@@ -288,10 +288,18 @@ def _search(st, g, sp, code, rng, r, banned, mask, actions, root_state, deal_sta
             copy_into(deal, work)
             apply_action(work, 0, sp, actions[k])
             value[d, k] = rollout(work, sp, seat, kind, mask, obs, scratch)
-    # Leave the default only for an action that beat it on the same deals by more than
-    # z standard errors (CONFIDENCE_Z): with a few dozen deals the noise of a mean is larger
-    # than most differences, and following it plays worse than the rollout policy.
-    z = CONFIDENCE_Z_2P if st.hands.shape[1] == 2 else CONFIDENCE_Z
+    return actions[flat_choice(value, p, st.hands.shape[1])]
+
+
+@njit(allocates=True)
+def flat_choice(value, p, num_players):
+    """The flat search's move, by index, from its ``deals x moves`` table of rollout
+    results on common deals; ``p`` is the rollout policy's own move. Leave it only for
+    a move that beat it on the same deals by more than z standard errors
+    (``CONFIDENCE_Z``): with a few dozen deals the noise of a mean is larger than most
+    differences, and following it plays worse than the rollout policy."""
+    deals, n = value.shape[0], value.shape[1]
+    z = CONFIDENCE_Z_2P if num_players == 2 else CONFIDENCE_Z
     best, best_gain = p, 0.0
     for k in range(n):
         if k != p:
@@ -301,7 +309,7 @@ def _search(st, g, sp, code, rng, r, banned, mask, actions, root_state, deal_sta
             se = max(np.sqrt(diff.var() / deals), 1.0 / deals)
             if gain > z * se and gain > best_gain:
                 best, best_gain = k, gain
-    return actions[best]
+    return best
 
 
 @njit

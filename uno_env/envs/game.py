@@ -622,3 +622,20 @@ class Game(ReplayMixin):
         return (f"Game(preset={self.config.preset!r}, num_players={self.num_players}, "
                 f"current_player={self.current_player}, phase={self.phase!r}, "
                 f"top={self.top!r})")
+
+
+def game_of(target) -> Game:
+    """The ``Game`` behind ``target``: a Game, or an environment that holds one
+    (``.game``, or through ``.unwrapped``: the AEC env). For agents that follow one
+    game (``attach``)."""
+    seen = set()
+    while not isinstance(target, Game):
+        if id(target) in seen or target is None:
+            break
+        seen.add(id(target))
+        inner = getattr(target, "game", None)
+        target = inner if inner is not None else getattr(target, "unwrapped", None)
+    if not isinstance(target, Game):
+        raise ValueError("attach() takes a uno_env Game or an environment that has one "
+                         "(the AEC env: env.unwrapped.game)")
+    return target

@@ -18,21 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from uno_env.engine import codes as C
-from uno_env.envs.game import Game
-
-
-def _game_of(target) -> Game:
-    seen = set()
-    while not isinstance(target, Game):
-        if id(target) in seen or target is None:
-            break
-        seen.add(id(target))
-        inner = getattr(target, "game", None)
-        target = inner if inner is not None else getattr(target, "unwrapped", None)
-    if not isinstance(target, Game):
-        raise ValueError("attach() takes a uno_env Game or an environment that has one "
-                         "(the AEC env: env.unwrapped.game)")
-    return target
+from uno_env.envs.game import Game, game_of
 
 
 def spiel_params(config, chance: str = "sampled") -> dict:
@@ -55,7 +41,7 @@ class _PositionAgent:
 
     def attach(self, target):
         """Play the positions of ``target`` (a ``Game`` or an env with one)."""
-        game = _game_of(target)
+        game = game_of(target)
         if game.config.variant != self.config.variant or \
                 game.config.layout.size != self.config.layout.size:
             raise ValueError(f"this agent is for {self.config.preset!r} with "
