@@ -30,14 +30,16 @@ def test_candidate_rows_hold_exactly_the_types_that_can_match(preset):
     assert _row(spec.wild_types[None], 0) == set(np.flatnonzero(wild).tolist())
     for c in range(4):
         for r in range(C.NUM_RANKS):
-            gathered = _row(spec.color_types, c) | _row(spec.rank_types, r) \
-                | _row(spec.wild_types[None], 0)
+            gathered = _row(spec.match_types, (c, r)) | _row(spec.wild_types[None], 0)
             matching = wild | (color == c) | (rank == r)
             assert gathered == set(np.flatnonzero(matching).tolist()), (c, r)
-    for table in (spec.color_types, spec.rank_types, spec.wild_types[None]):
-        for row in table:  # ascending, then -1 to the end
-            kept = row[row >= 0]
-            assert (np.diff(kept) > 0).all() and (row[len(kept):] == -1).all()
+    slot = spec.type_play_slot
+    for row in (*spec.match_types.reshape(-1, spec.match_types.shape[-1]),
+                spec.wild_types):
+        kept = row[row >= 0]
+        # in action-id order (the wilds by type), then -1 to the end
+        assert (np.diff(slot[kept] if row is not spec.wild_types else kept) > 0).all()
+        assert (row[len(kept):] == -1).all()
 
 
 def test_the_deck_counts_are_the_decks():

@@ -159,8 +159,8 @@ def legal_mask(st, g, sp, mask):
             mask[lay[C.L_UNO]] = 1
             n += 1
     elif phase == C.PHASE_PLAY:
-        # op_may_play for the cards that can match: the colour in force's row, the pile
-        # rank's row and the wilds (as plays.set_hand_plays); an action card also
+        # op_may_play for the cards that can match: the row of the colour in force and
+        # the pile's rank, and the wilds (as plays.set_hand_plays); an action card also
         # combines with an Ace held (ACE+X, its slot ``Spec.type_ace_slot``)
         color = st.info[g, C.I_COLOR]
         hand = st.hands[g, seat]
@@ -169,20 +169,18 @@ def legal_mask(st, g, sp, mask):
         singles = 0
         combos = 0
         pile_rank = _rank(sp, st.discard[g, st.info[g, C.I_DISCARD_LEN] - 1])
-        for r in range(2):
-            row = sp.color_types[color] if r == 0 else sp.rank_types[pile_rank]
-            for i in range(row.shape[0]):
-                t = row[i]
-                if t < 0:
-                    break
-                # the colour in force's card of the pile's rank is in both rows
-                if hand[t] == 0 or (r == 1 and sp.face_color[sp.type_face[t, 0]] == color):
-                    continue
-                mask[lay[C.L_PLAY] + sp.type_play_slot[t]] = 1
-                singles += 1
-                if has_ace and sp.type_ace_slot[t] >= 0:
-                    mask[lay[C.L_ACE] + sp.type_ace_slot[t]] = 1
-                    combos += 1
+        row = sp.match_types[color, pile_rank]
+        for i in range(row.shape[0]):
+            t = row[i]
+            if t < 0:
+                break
+            if hand[t] == 0:
+                continue
+            mask[lay[C.L_PLAY] + sp.type_play_slot[t]] = 1
+            singles += 1
+            if has_ace and sp.type_ace_slot[t] >= 0:
+                mask[lay[C.L_ACE] + sp.type_ace_slot[t]] = 1
+                combos += 1
         for i in range(sp.wild_types.shape[0]):
             t = sp.wild_types[i]
             if t < 0:

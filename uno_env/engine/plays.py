@@ -3,6 +3,7 @@ turn"): matching the pile, the restriction of the draw wilds, and the legal mask
 official rules, which classic UNO and UNO Flip both use. Faces are read through
 ``faces.face``, so one loop serves single-sided decks and Flip's two sides."""
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from uno_env.engine.jit import by_spec, njit
 from uno_env.engine import codes as C
@@ -111,17 +112,16 @@ def _single_sided_hand_plays(st, g, sp, seat, mask):
 def gather_hand_plays(st, g, sp, seat, mask):
     """``set_hand_plays`` from the candidate rows of the types' light faces: a
     single-sided deck, or UNO Flip on its light side."""
-    # only the types that can match are looked at: the colour in force's row, the pile
-    # rank's row (its other colours) and the wilds (``Spec.color_types`` ...); about 19
-    # of the classic deck's 54 types. No branch on "held" (a coin toss for the branch
+    # only the types that can match are looked at: the row of the colour in force and
+    # the pile's rank, and the wilds (``Spec.match_types``, ``wild_types``); 18 of the
+    # classic deck's 54 types. No branch on "held" (a coin toss for the branch
     # predictor): each candidate's mark is or-ed in, 0 or 1.
     color = st.info[g, C.I_COLOR]
-    pile_rank = top_rank(st, g, sp)
     play = mask[sp.layout[C.L_PLAY]:]
     slot_of = sp.type_play_slot
     hand = st.hands[g, seat]
     plays = 0
-    row = sp.color_types[color]
+    row = sp.match_types[color, top_rank(st, g, sp)]
     for i in range(row.shape[0]):
         t = row[i]
         if t < 0:
@@ -130,17 +130,6 @@ def gather_hand_plays(st, g, sp, seat, mask):
         held = np.uint8(hand[t] > 0 and not same_card_below(st, g, sp, seat, t))
         play[slot_of[t]] |= held
         plays += held
-    if pile_rank < C.FIRST_WILD_RANK:
-        row = sp.rank_types[pile_rank]
-        for i in range(row.shape[0]):
-            t = row[i]
-            if t < 0:
-                break
-            # the colour in force's card of this rank is already counted
-            held = np.uint8(hand[t] > 0 and not same_card_below(st, g, sp, seat, t)) \
-                & np.uint8(sp.face_color[sp.type_face[t, 0]] != color)
-            play[slot_of[t]] |= held
-            plays += held
     allowed = restricted_allowed(st, g, sp, seat, color)
     for i in range(sp.wild_types.shape[0]):
         t = sp.wild_types[i]
@@ -240,20 +229,16 @@ def official_random_play(st, g, sp):
     seat = st.info[g, C.I_CURRENT]
     color = st.info[g, C.I_COLOR]
     hand = st.hands[g, seat]
-    slot_of = sp.type_play_slot
-    color_row = sp.color_types[color]
-    rank_row = sp.rank_types[top_rank(st, g, sp)]  # a wild's row is empty
+    row = sp.match_types[color, top_rank(st, g, sp)]
+    held = np.uint64(0)   # bit i: the row's i-th type is held
     plays = 0
-    for i in range(color_row.shape[0]):
-        t = color_row[i]
+    for i in range(row.shape[0]):
+        t = row[i]
         if t < 0:
             break
-        plays += np.uint8(hand[t] > 0)
-    for i in range(rank_row.shape[0]):
-        t = rank_row[i]
-        if t < 0:
-            break
-        plays += np.uint8(hand[t] > 0) & np.uint8(sp.face_color[sp.type_face[t, 0]] != color)
+        h = hand[t] > 0
+        held |= np.uint64(h) << np.uint64(i)
+        plays += np.int64(h)
     allowed = restricted_allowed(st, g, sp, seat, color)
     wilds = 0
     for i in range(sp.wild_types.shape[0]):
@@ -270,21 +255,10 @@ def official_random_play(st, g, sp):
     lay = sp.layout
     k = below(st.rng, g, plays + 4 * wilds + 1 + np.int64(uno) + np.int64(catch))
     if k < plays:
-        # the k-th held candidate in id order: the two rows merged by play slot
-        i, j = 0, 0
-        while True:
-            tc, tr = color_row[i], rank_row[j]
-            if tr < 0 or (tc >= 0 and slot_of[tc] < slot_of[tr]):
-                t, held = tc, hand[tc] > 0
-                i += 1
-            else:
-                t = tr
-                held = hand[tr] > 0 and sp.face_color[sp.type_face[tr, 0]] != color
-                j += 1
-            if held:
-                if k == 0:
-                    return lay[C.L_PLAY] + slot_of[t]
-                k -= 1
+        # the k-th held candidate in id order: drop k lowest bits, take the next
+        for _ in range(k):
+            held &= held - np.uint64(1)
+        return lay[C.L_PLAY] + sp.type_play_slot[row[trailing_zeros(held)]]
     k -= plays
     if k < 4 * wilds:
         for i in range(sp.wild_types.shape[0]):

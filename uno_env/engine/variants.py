@@ -26,15 +26,16 @@ from dataclasses import dataclass, field
 #: ``luffy_type`` (the ``1`` of each colour, -1). Every variant's ``Spec`` class has
 #: these fields: the class is how the kernels are specialised (``engine.jit.by_spec``),
 #: so each variant compiles its own code only.
-#: ``color_types``, ``rank_types`` and ``wild_types`` list, for single-sided decks, the
-#: types a hand may play on a colour, on a rank, and the wilds (ascending, ``-1`` after
-#: the last): the legal moves are gathered from them (``plays.set_hand_plays``).
+#: ``match_types[colour, rank]`` lists, by their light faces, the non-wild types that
+#: match a pile of that colour in force and rank, in action-id order, and
+#: ``wild_types`` the wilds (``-1`` after the last): the legal moves are gathered from
+#: them (``plays.set_hand_plays``).
 #: A field costs nothing per call: the kernels receive a Spec by reference
 #: (``state.as_record``).
 SPEC_FIELDS = ("face_color", "face_rank", "face_points", "type_face", "type_count",
                "type_play_slot", "type_wild_slot", "play_slot_type", "wild_slot_type",
                "rules", "layout", "obs_at", "ace_slot_type", "rank_type", "luffy_type",
-               "color_types", "rank_types", "wild_types", "type_ace_slot", "deck_tallies")
+               "match_types", "wild_types", "type_ace_slot", "deck_tallies")
 
 
 @dataclass(frozen=True)

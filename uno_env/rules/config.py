@@ -67,25 +67,28 @@ def make_config(preset: str = "classic", num_players: int = 4, **overrides) -> C
     return _build(preset, num_players, rules)
 
 
-def candidate_tables(color, rank) -> dict:
-    """The Spec's ``color_types``, ``rank_types`` and ``wild_types`` of a deck whose type
-    ``t`` shows ``color[t]`` and ``rank[t]`` (its light face): the non-wild types of
-    each colour and of each rank, and the wild types, ascending, each row ended by -1.
-    A card matches the pile by colour, by rank or as a wild (docs/rules.md 2), so a
-    hand's legal plays are among one colour row, one rank row and the wilds."""
+def candidate_tables(color, rank, play_slot) -> dict:
+    """The Spec's ``match_types`` and ``wild_types`` of a deck whose type ``t`` shows
+    ``color[t]`` and ``rank[t]`` (its light face) and is played by action slot
+    ``play_slot[t]``. A card matches the pile by colour, by rank or as a wild
+    (docs/rules.md 2), so a hand's legal plays are among one row
+    ``match_types[colour in force, pile rank]`` (the non-wild types of that colour or
+    rank, in action-id order: a wild pile's rank matches none) and the wilds
+    (ascending); each row is ended by -1."""
     wild = rank >= C.FIRST_WILD_RANK
-
-    def rows(keys, n):
-        groups = [np.flatnonzero(~wild & (keys == k)) for k in range(n)]
-        out = np.full((n, max(len(x) for x in groups) + 1), -1, np.int32)
-        for k, x in enumerate(groups):
-            out[k, :len(x)] = x
-        return out
-
+    groups = [[sorted(np.flatnonzero(~wild & ((color == c) | (rank == r))).tolist(),
+                      key=lambda t: play_slot[t])
+               for r in range(C.NUM_RANKS)] for c in range(C.NO_COLOR + 1)]
+    width = max(len(x) for row in groups for x in row) + 1
+    # official_random_play marks a row's held types in one uint64
+    assert width <= 64, "a match row longer than 64 types"
+    match = np.full((C.NO_COLOR + 1, C.NUM_RANKS, width), -1, np.int32)
+    for c, row in enumerate(groups):
+        for r, x in enumerate(row):
+            match[c, r, :len(x)] = x
     wilds = np.full(int(wild.sum()) + 1, -1, np.int32)
     wilds[:-1] = np.flatnonzero(wild)
-    return {"color_types": rows(color, C.NO_COLOR + 1), "rank_types": rows(rank, C.NUM_RANKS),
-            "wild_types": wilds}
+    return {"match_types": match, "wild_types": wilds}
 
 
 def deck_tallies(color, rank, count) -> np.ndarray:
@@ -135,7 +138,8 @@ def _build(preset: str, num_players: int, rules: Rules) -> Config:
         layout=layout.as_array(),
         obs_at=field_offsets(deck.num_types, num_players, rules),
         ace_slot_type=i32(ace_slots), rank_type=rank_type, luffy_type=luffy_type,
-        **candidate_tables(light_color, light_rank), type_ace_slot=type_ace_slot,
+        **candidate_tables(light_color, light_rank, layout.type_play_slot),
+        type_ace_slot=type_ace_slot,
         deck_tallies=deck_tallies(light_color, light_rank, deck.type_count),
     )
     for a in spec:
