@@ -225,8 +225,9 @@ def observe_fields(st, g, sp, seat, out):
     # writing or adding the zeros of the types not held leaves the same vector
     o = sp.obs_at[C.O_HAND_DARK]
     hand, dark = st.hands[g, seat], st.dark_face[g]
+    out_dark = out[o:o + k]  # a view: stored as vectors (engine/observe.py)
     for t in range(k):
-        out[o + t] = (1 + dark[t]) if hand[t] > 0 else 0
+        out_dark[t] = (1 + dark[t]) if hand[t] > 0 else 0
     o = sp.obs_at[C.O_OPPONENT_BACKS]
     for r in range(1, num_players):
         q = (seat + r) % num_players

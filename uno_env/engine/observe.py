@@ -128,14 +128,15 @@ def observe(st, g, sp, seat, out):
     at = sp.obs_at
     num_players = sp.rules[C.R_NUM_PLAYERS]
     k = st.hands.shape[2]
-    # the offsets in locals: stores to ``out`` might alias ``at`` for the compiler, which
-    # would then reload them in every iteration and not vectorise the copies
-    o_hand, o_played = at[C.O_HAND], at[C.O_PLAYED]
     hand, played, info = st.hands[g, seat], st.discard_counts[g], st.info[g]
+    # copied through views: ``out[at[...] + t]`` could be a negative index for the
+    # compiler, which then scatters lane by lane instead of storing a vector
+    out_hand = out[at[C.O_HAND]:at[C.O_HAND] + k]
+    out_played = out[at[C.O_PLAYED]:at[C.O_PLAYED] + k]
     for t in range(k):
-        out[o_hand + t] = hand[t]
+        out_hand[t] = hand[t]
     for t in range(k):
-        out[o_played + t] = played[t]
+        out_played[t] = played[t]
     if info[C.I_DISCARD_LEN] > 0:
         out[at[C.O_TOP] + st.discard[g, info[C.I_DISCARD_LEN] - 1]] = 1.0
     if info[C.I_COLOR] != C.NO_COLOR:
