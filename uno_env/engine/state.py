@@ -38,6 +38,7 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
+from llvmlite import ir
 from numba.core import cgutils, config, types
 from numba.core.imputils import impl_ret_borrowed
 from numba.core.extending import (
@@ -138,6 +139,10 @@ def _record_getattr(context, builder, typ, value, attr):
     i = typ.tuple_type.instance_class._fields.index(attr)
     field_type = typ.tuple_type.types[i]
     data = builder.load(cgutils.gep_inbounds(builder, value, 0, i))
+    # a record is written once, by ``as_record``, before any kernel reads it: marked
+    # invariant, its fields stay in registers across the kernel's stores to the arrays
+    # (which the compiler would otherwise assume might overwrite them and reload)
+    data.set_metadata("invariant.load", builder.module.add_metadata([]))
     field = context.data_model_manager[field_type].from_data(builder, data)
     # a new reference where numba counts them (the entry points), as any getattr
     return impl_ret_borrowed(context, builder, field_type, field)
@@ -156,7 +161,12 @@ def _as_record(typingctx, tup):
         model = context.data_model_manager[tup]
         slot = cgutils.alloca_once(builder, model.get_data_type())
         builder.store(model.as_data(builder, args[0]), slot)
-        return slot
+        # the pointer handed out comes through an empty asm statement that may read
+        # memory: the store above stays, and no analysis traces the record's invariant
+        # loads (``_record_getattr``) back to the slot it held before the store
+        ptr_type = slot.type
+        return builder.asm(ir.FunctionType(ptr_type, [ptr_type]), "", "=r,0,~{memory}",
+                           [slot], side_effect=True)
 
     return Record(tup)(tup), codegen
 
