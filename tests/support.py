@@ -17,7 +17,7 @@ GOLDEN_REPLAYS = ROOT / "tests" / "golden"
 LAYERS = [
     ["_cache", "_link_only", "codes", "variants"],
     ["jit"],
-    ["rng", "state"],
+    ["rng", "state", "bits"],
     ["faces", "tallies"],
     ["piles"],
     ["turns"],

@@ -40,6 +40,12 @@ def test_candidate_rows_hold_exactly_the_types_that_can_match(preset):
         # in action-id order (the wilds by type), then -1 to the end
         assert (np.diff(slot[kept] if row is not spec.wild_types else kept) > 0).all()
         assert (row[len(kept):] == -1).all()
+    # the same rows as bit sets (bit t: type t), for decks of at most 64 types
+    for c in range(C.NO_COLOR + 1):
+        for r in range(C.NUM_RANKS):
+            bits = int(spec.match_bits[c, r])
+            want = _row(spec.match_types, (c, r)) if len(light) <= 64 else set()
+            assert {t for t in range(64) if bits >> t & 1} == want, (c, r)
 
 
 def test_the_deck_counts_are_the_decks():

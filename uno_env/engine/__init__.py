@@ -4,8 +4,9 @@
 
 0. ``codes`` (integer codes), ``_cache`` and ``_link_only`` (compiler plumbing), then
    ``jit``: the decorators every kernel uses and the compiled, cached entry points;
-1. ``rng`` (per-game random streams) and ``state`` (the
-   state record and the ``Spec`` class of each variant);
+1. ``rng`` (per-game random streams), ``state`` (the
+   state record and the ``Spec`` class of each variant) and ``bits`` (sets of card
+   types as uint64 words);
 2. ``faces``: what a card shows and does (the face accessor chosen per variant), and
    ``tallies``: each hand's cards per colour and rank, kept as cards move;
 3. ``piles`` (drawing, reshuffling), then ``turns`` (turn bookkeeping, the moves every

@@ -7,6 +7,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from uno_env.engine.jit import by_spec, njit
 from uno_env.engine import codes as C
+from uno_env.engine.bits import held_types, popcount
 from uno_env.engine.faces import face, is_restricted, same_card_below
 from uno_env.engine.rng import below
 from uno_env.engine.turns import top_type
@@ -229,16 +230,9 @@ def official_random_play(st, g, sp):
     seat = st.info[g, C.I_CURRENT]
     color = st.info[g, C.I_COLOR]
     hand = st.hands[g, seat]
-    row = sp.match_types[color, top_rank(st, g, sp)]
-    held = np.uint64(0)   # bit i: the row's i-th type is held
-    plays = 0
-    for i in range(row.shape[0]):
-        t = row[i]
-        if t < 0:
-            break
-        h = hand[t] > 0
-        held |= np.uint64(h) << np.uint64(i)
-        plays += np.int64(h)
+    # the held candidates as a set of types (bit t), in id order (Spec.match_bits)
+    held = held_types(hand) & sp.match_bits[color, top_rank(st, g, sp)]
+    plays = np.int64(popcount(held))
     allowed = restricted_allowed(st, g, sp, seat, color)
     wilds = 0
     for i in range(sp.wild_types.shape[0]):
@@ -258,7 +252,7 @@ def official_random_play(st, g, sp):
         # the k-th held candidate in id order: drop k lowest bits, take the next
         for _ in range(k):
             held &= held - np.uint64(1)
-        return lay[C.L_PLAY] + sp.type_play_slot[row[trailing_zeros(held)]]
+        return lay[C.L_PLAY] + sp.type_play_slot[trailing_zeros(held)]
     k -= plays
     if k < 4 * wilds:
         for i in range(sp.wild_types.shape[0]):

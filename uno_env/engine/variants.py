@@ -29,13 +29,14 @@ from dataclasses import dataclass, field
 #: ``match_types[colour, rank]`` lists, by their light faces, the non-wild types that
 #: match a pile of that colour in force and rank, in action-id order, and
 #: ``wild_types`` the wilds (``-1`` after the last): the legal moves are gathered from
-#: them (``plays.set_hand_plays``).
+#: them (``plays.set_hand_plays``). ``match_bits[colour, rank]``: the same row as a
+#: set of types (bit ``t``; decks of at most 64 types, zeros otherwise).
 #: A field costs nothing per call: the kernels receive a Spec by reference
 #: (``state.as_record``).
 SPEC_FIELDS = ("face_color", "face_rank", "face_points", "type_face", "type_count",
                "type_play_slot", "type_wild_slot", "play_slot_type", "wild_slot_type",
                "rules", "layout", "obs_at", "ace_slot_type", "rank_type", "luffy_type",
-               "match_types", "wild_types", "type_ace_slot", "deck_tallies")
+               "match_types", "match_bits", "wild_types", "type_ace_slot", "deck_tallies")
 
 
 @dataclass(frozen=True)

@@ -68,7 +68,7 @@ def make_config(preset: str = "classic", num_players: int = 4, **overrides) -> C
 
 
 def candidate_tables(color, rank, play_slot) -> dict:
-    """The Spec's ``match_types`` and ``wild_types`` of a deck whose type ``t`` shows
+    """The Spec's ``match_types``, ``match_bits`` and ``wild_types`` of a deck whose type ``t`` shows
     ``color[t]`` and ``rank[t]`` (its light face) and is played by action slot
     ``play_slot[t]``. A card matches the pile by colour, by rank or as a wild
     (docs/rules.md 2), so a hand's legal plays are among one row
@@ -88,7 +88,17 @@ def candidate_tables(color, rank, play_slot) -> dict:
             match[c, r, :len(x)] = x
     wilds = np.full(int(wild.sum()) + 1, -1, np.int32)
     wilds[:-1] = np.flatnonzero(wild)
-    return {"match_types": match, "wild_types": wilds}
+    # the same rows as sets of types, bit t for type t (decks of at most 64 types; the
+    # classic variant's random play counts a hand's candidates with them): in type
+    # order, which must then be action-id order
+    bits = np.zeros((C.NO_COLOR + 1, C.NUM_RANKS), np.uint64)
+    if len(color) <= 64:
+        for c, row in enumerate(groups):
+            for r, x in enumerate(row):
+                assert x == sorted(x), "play slots out of type order"
+                for t in x:
+                    bits[c, r] |= np.uint64(1) << np.uint64(t)
+    return {"match_types": match, "wild_types": wilds, "match_bits": bits}
 
 
 def deck_tallies(color, rank, count) -> np.ndarray:
@@ -116,6 +126,9 @@ def _build(preset: str, num_players: int, rules: Rules) -> Config:
                          f"the {deck.name} deck ({startable} such cards); lower "
                          f"hand_size or add cards")
     layout = build_layout(deck, rules, num_players)
+    if rules.variant == "classic" and deck.num_types > 64:  # its random play: match_bits
+        raise ValueError(f"the {deck.name} deck has {deck.num_types} card types; the "
+                         f"classic variant plays decks of at most 64")
     i32 = lambda a: np.ascontiguousarray(a, dtype=np.int32)  # noqa: E731
     light_rank = deck.face_rank[deck.type_face[:, 0]]
     light_color = deck.face_color[deck.type_face[:, 0]]
