@@ -6,6 +6,7 @@ import numpy as np
 from uno_env.rules.config import Config, make_config
 from uno_env.engine.entry import kernels
 from uno_env.engine.policies import AGENT_GREEDY, AGENT_HEURISTIC
+from uno_env.envs.legacy import legacy_size
 
 
 def _split(observation, action_mask):
@@ -120,9 +121,18 @@ class _KernelAgent(Agent):
         # sends Python agents to its workers, a residual PPO model holds one of these)
         return type(self), (self.config,)
 
+    def _widen(self, obs: np.ndarray) -> np.ndarray:
+        """An observation of the earlier env ids (``uno_env.envs.legacy``: without
+        ``shown_hand``, which the policies do not read) padded to today's layout."""
+        d = self._obs.shape[1]
+        if obs.ndim and obs.shape[-1] == legacy_size(self.config) < d:
+            pad = np.zeros((*obs.shape[:-1], d - obs.shape[-1]), np.float32)
+            return np.concatenate([np.asarray(obs, np.float32), pad], axis=-1)
+        return obs
+
     def act(self, observation, action_mask=None) -> int:
         obs, mask = _split(observation, action_mask)
-        obs = np.asarray(obs)
+        obs = self._widen(np.asarray(obs))
         mask = np.asarray(mask)
         if obs.shape != self._obs.shape[1:] or mask.shape != self._mask.shape[1:]:
             raise ValueError(f"observation/mask shapes {obs.shape}/{mask.shape} do not fit "
@@ -138,7 +148,7 @@ class _KernelAgent(Agent):
 
     def act_batch(self, observations, action_masks) -> np.ndarray:
         """One action per row, all rows in one kernel call (same policy as ``act``)."""
-        obs = np.ascontiguousarray(observations, dtype=np.float32)
+        obs = np.ascontiguousarray(self._widen(np.asarray(observations)), dtype=np.float32)
         mask = np.ascontiguousarray(action_masks, dtype=np.uint8)
         if obs.ndim != 2 or obs.shape[1:] != self._obs.shape[1:] \
                 or mask.shape != (len(obs), *self._mask.shape[1:]):

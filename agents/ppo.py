@@ -26,6 +26,7 @@ import numpy as np
 
 from agents.baselines import Agent, _split
 from uno_env.rules.config import make_config
+from uno_env.envs.legacy import legacy_size
 from uno_env.envs.scaling import dark_face_features
 
 from uno_env.envs.agent_registry import POLICY_FORMAT as FORMAT  # noqa: E402
@@ -43,6 +44,21 @@ def advice_features(advisor, observations, action_masks) -> np.ndarray:
     if len(live):
         out[live, advisor.act_batch(obs[live], mask[live])] = 1.0
     return out
+
+
+def input_size(config, obs_size=None) -> int:
+    """The observation entries a model of ``config`` reads: ``obs_size`` from its record,
+    which is the configuration's observation or the vector before its ``shown_hand``
+    (a model trained before that field came in); the whole observation if not given."""
+    full = config.layout.obs_size
+    if obs_size is None:
+        return full
+    legacy = legacy_size(config)
+    if obs_size not in (full, legacy):
+        raise ValueError(f"the model reads {obs_size} observation entries; "
+                         f"{config.preset} with {config.num_players} players has {full}"
+                         + (f" ({legacy} before shown_hand)" if legacy != full else ""))
+    return int(obs_size)
 
 
 def shipped_models() -> list[str]:
@@ -74,6 +90,10 @@ class PPOAgent(Agent):
         self.name = name or self.meta.get("name", "ppo")
         self.config = make_config(self.meta["preset"], self.meta["num_players"],
                                   **self.meta.get("rules", {}))
+        #: the observation entries the network reads: the first ``input_size`` of an
+        #: observation (a model trained before ``shown_hand`` came in reads the vector
+        #: before it, the earlier env ids' layout; ``uno_env.engine.observe``)
+        self.input_size = input_size(self.config, self.meta.get("obs_size"))
         #: the agent whose move is an input of the network (``advice_features``), or None
         self.advisor = None
         if self.meta.get("advice"):
@@ -162,7 +182,7 @@ class PPOAgent(Agent):
     # --- checks -----------------------------------------------------------------------
     def _check_shapes(self) -> None:
         cfg = self.config
-        d, a = cfg.layout.obs_size, cfg.layout.size
+        d, a = self.input_size, cfg.layout.size
         width = d + (a if self.advisor is not None else 0)
         if self.scale.shape != (width,):
             raise ValueError(f"model scale has shape {self.scale.shape}, expected "
@@ -190,13 +210,19 @@ class PPOAgent(Agent):
         """ValueError unless this model was trained for ``config``'s shapes."""
         from agents.baselines import _config_of
         cfg = _config_of(config)
-        if (cfg.layout.obs_size, cfg.layout.size) != \
-                (self.config.layout.obs_size, self.config.layout.size):
+        mine = self.config
+        # the fields the network reads must be where it reads them: the vector before
+        # shown_hand alike, and the shown hand too if the model reads it
+        fits = cfg.layout.size == mine.layout.size \
+            and legacy_size(cfg) == legacy_size(mine) \
+            and (self.input_size == legacy_size(mine)
+                 or cfg.layout.obs_size == mine.layout.obs_size)
+        if not fits:
             raise ValueError(
-                f"this model was trained for {self.config.preset} with "
-                f"{self.config.num_players} players (observation {self.config.layout.obs_size},"
-                f" {self.config.layout.size} actions); the environment has observation "
-                f"{cfg.layout.obs_size} and {cfg.layout.size} actions")
+                f"this model was trained for {mine.preset} with {mine.num_players} "
+                f"players (observation {self.input_size}, {mine.layout.size} actions); "
+                f"the environment has observation {cfg.layout.obs_size} and "
+                f"{cfg.layout.size} actions")
 
     @classmethod
     def for_env(cls, env, path="ppo_classic_2p", **kwargs):
@@ -208,12 +234,13 @@ class PPOAgent(Agent):
     def logits(self, observations, action_masks=None) -> np.ndarray:
         """float32[B, A]: the network's action logits (before masking). A model with
         advice needs ``action_masks`` (its advisor's move is an input)."""
-        obs = np.asarray(observations, np.float32)
+        full = np.asarray(observations, np.float32)
+        obs = full[:, :self.input_size]
         if self.advisor is not None:
             if action_masks is None:
                 raise ValueError(f"this model reads the {self.meta['advice']!r} agent's "
                                  f"move as an input: pass action_masks to logits()")
-            obs = np.concatenate([obs, advice_features(self.advisor, obs, action_masks)],
+            obs = np.concatenate([obs, advice_features(self.advisor, full, action_masks)],
                                  axis=1)
         x = obs * self.scale
         if self.dark_table is not None:
@@ -223,7 +250,7 @@ class PPOAgent(Agent):
         last = len(self.layers) - 1
         for i, (w, b) in enumerate(self.layers):
             if i == last and self.advisor is not None:     # the advice skips ahead
-                x = np.concatenate([x, obs[:, self.config.layout.obs_size:]], axis=1)
+                x = np.concatenate([x, obs[:, self.input_size:]], axis=1)
             x = x @ w.T + b
             if i < last:
                 x = act(x)
@@ -232,9 +259,13 @@ class PPOAgent(Agent):
     def act_batch(self, observations, action_masks) -> np.ndarray:
         obs = np.asarray(observations, np.float32)
         mask = np.asarray(action_masks) != 0
-        if obs.ndim != 2 or obs.shape[1] != self.config.layout.obs_size \
+        # today's vector, or the earlier ids' (without shown_hand) if the model does not
+        # read the shown hand
+        widths = sorted({w for w in (self.config.layout.obs_size, legacy_size(self.config))
+                         if w >= self.input_size})
+        if obs.ndim != 2 or obs.shape[1] not in widths \
                 or mask.shape != (obs.shape[0], self.layers[-1][0].shape[0]):
-            d, a = self.config.layout.obs_size, self.layers[-1][0].shape[0]
+            d, a = " or ".join(map(str, widths)), self.layers[-1][0].shape[0]
             raise ValueError(f"act_batch takes observations[B, {d}] and masks[B, {a}], "
                              f"got {obs.shape} and {mask.shape}")
         if not mask.any(axis=1).all():

@@ -1,7 +1,7 @@
 """Masked PPO for UNO in one file, in the style of CleanRL's ``ppo.py``.
 
 Trains one seat of 2-player classic UNO against the ``random`` agent on
-``uno_env.GymVectorEnv`` (``gymnasium.make_vec("uno_env/UnoSingleSeat-v2", ...)``: every game of
+``uno_env.GymVectorEnv`` (``gymnasium.make_vec("uno_env/UnoSingleSeat-v3", ...)``: every game of
 the batch stepped by one numba call) and prints the win rate against ``random``
 periodically, measured on the same fixed deals each time (``uno_env.evaluate``).
 
@@ -161,7 +161,7 @@ def train(args) -> list[dict]:
     """Run PPO; returns the evaluations (also printed, and written to ``--metrics``)."""
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
-    envs = gymnasium.make_vec("uno_env/UnoSingleSeat-v2", num_envs=args.num_envs,
+    envs = gymnasium.make_vec("uno_env/UnoSingleSeat-v3", num_envs=args.num_envs,
                               vectorization_mode="vector_entry_point", preset="classic",
                               num_players=2, opponents=args.opponent, seed=args.seed)
     assert envs.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.SAME_STEP

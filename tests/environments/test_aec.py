@@ -127,9 +127,10 @@ def test_render_ansi_and_human(capsys):
 
 def test_metadata_and_spaces():
     env = uno_env.env(num_players=4)
-    assert env.metadata["name"] == "uno_v0"
+    assert env.metadata["name"] == "uno_v1"
     assert env.action_space("player_0").n == 70
-    assert env.observation_space("player_0")["observation"].shape == (192,)
+    # 192 of v0, then shown_hand (54 card types) and shown_by (4 seats)
+    assert env.observation_space("player_0")["observation"].shape == (192 + 54 + 4,)
     assert env.unwrapped.layout.decode(60) == "draw"
 
 

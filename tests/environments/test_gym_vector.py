@@ -295,14 +295,14 @@ def test_options_presets_rule_flags_players_and_opponents():
 
 
 def test_make_vec_builds_it_from_the_registry():
-    envs = gymnasium.make_vec("uno_env/UnoSingleSeat-v2", num_envs=8,
+    envs = gymnasium.make_vec("uno_env/UnoSingleSeat-v3", num_envs=8,
                               vectorization_mode="vector_entry_point", preset="flip",
                               num_players=3, opponents="heuristic", bluff=False)
     assert isinstance(envs, GymVectorEnv) and envs.num_envs == 8
     assert envs.config.rules.deck == "flip" and envs.config.rules.bluff is False
-    assert envs.config.num_players == 3 and envs.spec.id == "uno_env/UnoSingleSeat-v2"
+    assert envs.config.num_players == 3 and envs.spec.id == "uno_env/UnoSingleSeat-v3"
     obs, infos = envs.reset(seed=0)
     assert obs.shape == (8, *envs.single_observation_space.shape)
     # the default mode is the vector entry point
-    assert isinstance(gymnasium.make_vec("uno_env/UnoSingleSeat-v2", num_envs=2),
+    assert isinstance(gymnasium.make_vec("uno_env/UnoSingleSeat-v3", num_envs=2),
                       GymVectorEnv)

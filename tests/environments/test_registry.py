@@ -15,7 +15,7 @@ from uno_env.envs.registration import RETIRED_GYMNASIUM_IDS, register_envs
 
 
 def test_gymnasium_make_builds_the_single_seat_env_with_presets_and_rule_flags():
-    env = gymnasium.make("uno_env/UnoSingleSeat-v2", preset="street", num_players=3,
+    env = gymnasium.make("uno_env/UnoSingleSeat-v3", preset="street", num_players=3,
                          opponents="heuristic", stack="same", seed=4)
     inner = env.unwrapped
     assert isinstance(inner, SingleAgentEnv)
@@ -32,23 +32,23 @@ def test_gymnasium_make_builds_the_single_seat_env_with_presets_and_rule_flags()
 
 
 def test_the_gymnasium_id_defaults_to_four_players_and_takes_flags():
-    assert gymnasium.make("uno_env/UnoSingleSeat-v2").unwrapped.config.num_players == 4
-    flip = gymnasium.make("uno_env/UnoSingleSeat-v2", preset="flip", num_players=3,
+    assert gymnasium.make("uno_env/UnoSingleSeat-v3").unwrapped.config.num_players == 4
+    flip = gymnasium.make("uno_env/UnoSingleSeat-v3", preset="flip", num_players=3,
                           bluff=False)
     assert flip.unwrapped.config.rules.deck == "flip"
 
 
 def test_gymnasium_make_names_the_valid_flags_for_an_unknown_keyword():
     with pytest.raises(ValueError, match="unknown rule flag.*'colour'.*valid flags: deck"):
-        gymnasium.make("uno_env/UnoSingleSeat-v2", colour="red")
+        gymnasium.make("uno_env/UnoSingleSeat-v3", colour="red")
     with pytest.raises(ValueError, match="unknown preset 'uno2'; valid presets: classic"):
-        gymnasium.make("uno_env/UnoSingleSeat-v2", preset="uno2")
+        gymnasium.make("uno_env/UnoSingleSeat-v3", preset="uno2")
 
 
 def test_gymnasium_make_vec_steps_single_envs():
     """``vectorization_mode="sync"`` gives Gymnasium's SyncVectorEnv of the single-seat
     env (the default mode is the id's vector_entry_point, tests/environments/test_gym_vector.py)."""
-    venv = gymnasium.make_vec("uno_env/UnoSingleSeat-v2", num_envs=3,
+    venv = gymnasium.make_vec("uno_env/UnoSingleSeat-v3", num_envs=3,
                               vectorization_mode="sync", num_players=2)
     obs, infos = venv.reset(seed=1)
     assert obs.shape == (3, *venv.single_observation_space.shape)
@@ -60,24 +60,24 @@ def test_gymnasium_make_vec_steps_single_envs():
 
 
 def test_pettingzoo_make_builds_the_aec_env_with_presets_and_rule_flags():
-    env = pettingzoo.make("aec", "uno_env/UnoAEC-v0", preset="street", num_players=3,
+    env = pettingzoo.make("aec", "uno_env/UnoAEC-v1", preset="street", num_players=3,
                           stack="same", illegal_action="lose")
     assert isinstance(env, raw_env)
     assert (env.config.preset, env.config.num_players) == ("street", 3)
     assert env.config.rules.stack == "same" and env.illegal_action == "lose"
     env.reset(seed=0)
     assert env.agents == ["player_0", "player_1", "player_2"]
-    assert pettingzoo.make("aec", "uno_env/UnoAEC-v0").config.num_players == 4
+    assert pettingzoo.make("aec", "uno_env/UnoAEC-v1").config.num_players == 4
     with pytest.raises(ValueError, match="unknown rule flag"):
-        pettingzoo.make("aec", "uno_env/UnoAEC-v0", colour="red")
+        pettingzoo.make("aec", "uno_env/UnoAEC-v1", colour="red")
 
 
 def test_registering_again_does_not_warn():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         register_envs()
-    assert "uno_env/UnoSingleSeat-v2" in gymnasium.registry
-    assert "uno_env/UnoAEC-v0" in pettingzoo.aec_registry
+    assert "uno_env/UnoSingleSeat-v3" in gymnasium.registry
+    assert "uno_env/UnoAEC-v1" in pettingzoo.aec_registry
 
 
 def test_one_id_names_one_environment_across_the_registries():
@@ -88,17 +88,76 @@ def test_one_id_names_one_environment_across_the_registries():
     working = ours - set(RETIRED_GYMNASIUM_IDS)
     assert not working & set(pettingzoo.aec_registry)
     for old in RETIRED_GYMNASIUM_IDS:
-        with pytest.raises(ValueError, match="uno_env/UnoSingleSeat-v2"):
+        with pytest.raises(ValueError, match="uno_env/UnoSingleSeat-v3"):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # Gymnasium: "v0 is out of date"
                 gymnasium.make(old)
-        with pytest.raises(ValueError, match="uno_env/UnoAEC-v0"):
+        with pytest.raises(ValueError, match="uno_env/UnoAEC-v1"):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 gymnasium.make_vec(old, num_envs=2)
-    with pytest.warns(DeprecationWarning, match="uno_env/UnoAEC-v0"):
+    with pytest.warns(DeprecationWarning, match="uno_env/UnoAEC-v1"):
         old = pettingzoo.make("aec", "uno_env/Uno-v0", num_players=3)
     assert isinstance(old.unwrapped, raw_env) and old.unwrapped.config.num_players == 3
+    assert old.unwrapped.metadata["name"] == "uno_v0"
+
+
+def _quiet_make(make, *args, **kwargs):
+    """``make`` of a deprecated id: our DeprecationWarning (checked), Gymnasium's "out of
+    date" note aside."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        env = make(*args, **kwargs)
+    ours = [w for w in caught if issubclass(w.category, DeprecationWarning)
+            and "keeps its own observation" in str(w.message)]
+    assert ours, [str(w.message) for w in caught]
+    return env, str(ours[0].message)
+
+
+def test_the_ids_before_shown_hand_warn_and_keep_their_observation():
+    """``UnoSingleSeat-v2`` (make and make_vec) and ``UnoAEC-v0``: the same games, the
+    observation before shown_hand (a prefix of today's), a warning naming the new id."""
+    from uno_env.envs.legacy import legacy_size
+    old, text = _quiet_make(gymnasium.make, "uno_env/UnoSingleSeat-v2", num_players=2,
+                            opponents="heuristic", seed=3)
+    assert "uno_env/UnoSingleSeat-v3" in text
+    new = gymnasium.make("uno_env/UnoSingleSeat-v3", num_players=2, opponents="heuristic",
+                         seed=3)
+    n = legacy_size(new.unwrapped.config)
+    assert n == 186 and old.observation_space.shape == (186,)
+    assert new.observation_space.shape == (242,)
+    (a, ia), (b, ib) = old.reset(seed=3), new.reset(seed=3)
+    for _ in range(200):
+        assert old.observation_space.contains(a)
+        np.testing.assert_array_equal(a, b[:n])
+        np.testing.assert_array_equal(ia["action_mask"], ib["action_mask"])
+        action = int(np.flatnonzero(ib["action_mask"])[-1])
+        a, ra, done_a, trunc_a, ia = old.step(action)
+        b, rb, done_b, trunc_b, ib = new.step(action)
+        assert (ra, done_a, trunc_a) == (rb, done_b, trunc_b)
+        if done_a or trunc_a:
+            (a, ia), (b, ib) = old.reset(), new.reset()
+    venv, text = _quiet_make(gymnasium.make_vec, "uno_env/UnoSingleSeat-v2", num_envs=3,
+                             num_players=2)
+    assert "uno_env/UnoSingleSeat-v3" in text
+    obs, infos = venv.reset(seed=1)
+    assert obs.shape == (3, 186) and venv.single_observation_space.shape == (186,)
+    for _ in range(60):
+        obs, _, term, trunc, infos = venv.step(
+            np.array([np.flatnonzero(m)[0] for m in infos["action_mask"]]))
+        assert obs.shape == (3, 186)
+        for i in np.flatnonzero(infos.get("_final_obs", np.zeros(3, bool))):
+            assert infos["final_obs"][i].shape == (186,)
+    aec, text = _quiet_make(pettingzoo.make, "aec", "uno_env/UnoAEC-v0", num_players=4)
+    assert "uno_env/UnoAEC-v1" in text and aec.metadata["name"] == "uno_v0"
+    assert aec.observation_space("player_0")["observation"].shape == (192,)
+    aec.reset(seed=0)
+    current = uno_env.env(num_players=4)
+    current.reset(seed=0)
+    for agent in ("player_0", "player_2"):
+        np.testing.assert_array_equal(aec.observe(agent)["observation"],
+                                      current.observe(agent)["observation"][:192])
+        assert aec.observation_space(agent).contains(aec.observe(agent))
 
 
 def test_top_level_exports():

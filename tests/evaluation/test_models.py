@@ -83,3 +83,39 @@ def test_exit_classic_2p_loads_by_name_plays_legal_moves_and_is_deterministic():
         moves.append(action)
         game.step(action)
     assert len(moves) > 5
+
+
+@pytest.mark.parametrize("name", sorted(shipped_models()))
+def test_a_shipped_model_reads_the_layout_it_was_trained_on(name):
+    """The shipped models were trained before ``shown_hand``: each reads the first
+    ``meta["obs_size"]`` entries of an observation (the earlier ids' whole vector, a
+    prefix of today's), so today's observation, the earlier ids' and today's with any
+    shown hand give the same moves (docs/environments.md, "The observation")."""
+    import numpy as np
+
+    from uno_env import Game
+    from uno_env.envs.legacy import legacy_size
+    agent = PPOAgent.load(name)
+    cfg = agent.config
+    assert agent.input_size == agent.meta["obs_size"] == legacy_size(cfg) \
+        < cfg.layout.obs_size
+    game = Game(cfg.preset, cfg.num_players, seed=2)
+    rows, masks = [], []
+    for index in range(3):
+        game.reset(2, index)
+        while not game.is_over and len(rows) < 40 * (index + 1):
+            rows.append(game.observe(game.current_player).copy())
+            masks.append(game.action_mask().copy())
+            game.step(int(np.flatnonzero(game.action_mask())[0]))
+    obs, mask = np.array(rows), np.array(masks)
+    noisy = obs.copy()
+    noisy[:, agent.input_size:] = np.random.default_rng(0).integers(
+        0, 3, noisy[:, agent.input_size:].shape)
+    moves = agent.act_batch(obs, mask)
+    np.testing.assert_array_equal(agent.act_batch(obs[:, :agent.input_size], mask), moves)
+    np.testing.assert_array_equal(agent.act_batch(noisy, mask), moves)
+    with pytest.raises(ValueError, match="act_batch takes observations"):
+        agent.act_batch(obs[:, :agent.input_size - 1], mask)
+    # without bluffing there is no shown hand: the vector is the earlier one, which the
+    # model still plays
+    agent.check_config(make_config(cfg.preset, cfg.num_players, bluff=False))

@@ -401,10 +401,12 @@ def test_observation_layout_classic_unchanged_and_flip_fields():
     from uno_env.engine.observe import observation_slices
     classic, flip = Game("classic", 4), Game("flip", 4)
     s = observation_slices(112, 4, flip.config.rules)
-    assert list(s)[-5:] == ["hand_dark", "opponent_backs", "draw_back", "top_other",
-                            "played_dark"]
-    assert s["played_dark"].stop == flip.layout.obs_size
-    assert classic.layout.obs_size == observation_slices(54, 4).get("side").stop
+    # Flip's fields, then the shown hand's, appended after every other (#48)
+    assert list(s)[-7:] == ["hand_dark", "opponent_backs", "draw_back", "top_other",
+                            "played_dark", "shown_hand", "shown_by"]
+    assert s["shown_by"].stop == flip.layout.obs_size
+    assert classic.layout.obs_size == \
+        observation_slices(54, 4, classic.config.rules)["shown_by"].stop
     assert flip.layout.size == 112 * 5 + 10
     assert int(flip._state.info[0, C.I_SIDE]) == 0
 

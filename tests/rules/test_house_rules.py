@@ -627,7 +627,8 @@ def test_flags_off_keep_the_classic_layout_and_observation():
     """Issue item 5: with every flag off the layout and observation are unchanged; a
     flag adds only what it needs."""
     base = uno_env.make_config("classic", 4).layout
-    assert (base.size, base.obs_size, base.NUM_SWAP) == (70, 3 * 54 + 30, 0)
+    # 3 * 54 + 30, then the hand a challenge showed and who showed it (54 + 4, #48)
+    assert (base.size, base.obs_size, base.NUM_SWAP) == (70, 3 * 54 + 30 + 54 + 4, 0)
     for flags in (dict(stack="any"), dict(force_play=True), dict(no_draw_if_playable=True),
                   dict(draw_until_playable=True), dict(teams=True)):
         lay = uno_env.make_config("classic", 4, **flags).layout
@@ -635,8 +636,8 @@ def test_flags_off_keep_the_classic_layout_and_observation():
     lay = uno_env.make_config("classic", 4, seven_zero=True).layout
     assert (lay.size, lay.SWAP, lay.obs_size) == (73, 70, base.obs_size)
     assert lay.decode(72) == "swap:+3" and lay.encode("swap:+1") == 70
-    assert uno_env.make_config("classic", 4, jump_in=True).layout.obs_size == 192 + 8
-    assert uno_env.make_config("classic", 4, multi_play=True).layout.obs_size == 193
+    assert uno_env.make_config("classic", 4, jump_in=True).layout.obs_size == base.obs_size + 8
+    assert uno_env.make_config("classic", 4, multi_play=True).layout.obs_size == base.obs_size + 1
 
 
 def test_classic_observation_identical_with_house_flags_that_add_no_field():
@@ -714,8 +715,10 @@ def test_house_observation_fields_come_last():
     from uno_env.engine.observe import observation_slices
     cfg = uno_env.make_config("chaos", 4)
     s = observation_slices(cfg.deck.num_types, 4, cfg.rules)
-    assert list(s)[-3:] == ["jump_from", "jump_resume", "multi_count"]
-    assert s["multi_count"].stop == cfg.layout.obs_size
+    # then only the shown hand's fields, appended last of all (#48)
+    assert list(s)[-5:] == ["jump_from", "jump_resume", "multi_count", "shown_hand",
+                            "shown_by"]
+    assert s["shown_by"].stop == cfg.layout.obs_size
 
 
 @pytest.mark.parametrize("preset", ["street", "chaos"])

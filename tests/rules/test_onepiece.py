@@ -469,7 +469,9 @@ def test_observation_shows_the_hancock_player_during_a_break():
     from uno_env.engine.observe import observation_slices
     g = scen([["HAN", "R3"], ["Y9"], ["B1", "B7"]], top="R7")
     s = observation_slices(g.config.deck.num_types, 3, g.config.rules)
-    assert list(s)[-1] == "hancock" and s["hancock"].stop == g.layout.obs_size
+    # last but the shown hand's fields, appended after every other (#48)
+    assert list(s)[-3:] == ["hancock", "shown_hand", "shown_by"]
+    assert s["shown_by"].stop == g.layout.obs_size
     assert g.observe(0)[s["hancock"]].tolist() == [0, 0, 0]
     g.play("HAN:B")
     assert g.observe(2)[s["hancock"]].tolist() == [0, 1, 0]  # seat 0 = relative 1

@@ -94,7 +94,10 @@ I_STAT_ACE = 40        # Ace combinations played (ACE+X)
 I_STAT_GIVES = 41      # Shanks gives
 # UNO Flip (engine/flip.py)
 I_STAT_FLIPS = 42      # F cards played (each turns the piles and the hands over)
-NUM_INFO = 43
+# the hand a challenge showed (docs/rules.md 2.5; ``State.shown`` holds its counts)
+I_SHOWN_TO = 43        # the challenger, until the end of its next turn; -1 if none
+I_SHOWN_BY = 44        # whose hand it was
+NUM_INFO = 45
 
 # --- rules[slot]: the rules record compiled to scalars (uno_env.rules.Rules.compile) -------
 R_NUM_PLAYERS = 0
@@ -168,8 +171,9 @@ COUNTERS = (("cards_drawn", I_STAT_CARDS_DRAWN), ("w4_played", I_STAT_W4_PLAYED)
 OBS_FIELDS = ("hand", "top", "color", "direction", "phase", "pending_draw",
               "opponent_cards", "catchable", "uno_called", "draw_pile", "played", "scores",
               "side", "jump_from", "jump_resume", "multi_count", "hancock", "hand_dark",
-              "opponent_backs", "draw_back", "top_other", "played_dark")
+              "opponent_backs", "draw_back", "top_other", "played_dark", "shown_hand",
+              "shown_by")
 (O_HAND, O_TOP, O_COLOR, O_DIRECTION, O_PHASE, O_PENDING_DRAW, O_OPPONENT_CARDS,
  O_CATCHABLE, O_UNO_CALLED, O_DRAW_PILE, O_PLAYED, O_SCORES, O_SIDE, O_JUMP_FROM,
  O_JUMP_RESUME, O_MULTI_COUNT, O_HANCOCK, O_HAND_DARK, O_OPPONENT_BACKS, O_DRAW_BACK,
- O_TOP_OTHER, O_PLAYED_DARK) = range(len(OBS_FIELDS))
+ O_TOP_OTHER, O_PLAYED_DARK, O_SHOWN_HAND, O_SHOWN_BY) = range(len(OBS_FIELDS))

@@ -16,19 +16,22 @@ of the draw pile's top. After the redraw:
   of a future reshuffle is not known either);
 * a pending Wild Draw Four verdict (``I_W4_GUILTY``, also Flip's W2/WC and One Piece's
   restricted wilds) is recomputed from the redrawn hand of its player;
+* a hand a challenge showed another seat (``State.shown``) is forgotten: ``seat`` did
+  not see it (a hand shown to ``seat`` stays in its observation);
 * UNO Flip: the pairing of sides (``State.dark_face``) of every hidden card is redrawn
   as well: the seat knows the faces it saw, not which light face is behind which dark
   one. The seat's own cards and the discard pile keep their pairing.
 
-Private knowledge that is kept, and what is ignored. The redraw is uniform over what
-the observation vector allows, so knowledge that only the game's history gives is
-ignored: the hand shown after a Wild Draw Four challenge, a card given to the seat by
-One Piece's Shanks (or given away by it), the hand the seat gave away in a 7-0 swap or
-rotation, cards seen in a Wild Shuffle, and inferences from the other players' plays
-(a player who drew holds no playable card ...). One thing is kept: when another seat
-decides on the card it just drew (phase ``drawn``, ``I_DRAWN_TYPE``), that card stays in
-its hand (the phase needs it; a seat only determinizes for its own decisions, where
-this never happens).
+Private knowledge that is kept, and what is ignored. The redraw is uniform over what the
+observation vector allows, so knowledge that only the game's history gives is ignored:
+the hand shown after a Wild Draw Four challenge (a hand shown to ``seat`` stays in its
+observation, ``shown_hand``, but the redraw does not condition on it), a card given to
+the seat by One Piece's Shanks (or given away by it), the hand the seat gave away in a
+7-0 swap or rotation, cards seen in a Wild Shuffle, and inferences from the other
+players' plays (a player who drew holds no playable card ...). One thing is kept: when
+another seat decides on the card it just drew (phase ``drawn``, ``I_DRAWN_TYPE``), that
+card stays in its hand (the phase needs it; a seat only determinizes for its own
+decisions, where this never happens).
 """
 import numpy as np
 
@@ -62,6 +65,8 @@ def determinize(st, g, sp, seat, rng, r):
     w4 = st.info[g, C.I_W4_PLAYER]
     if w4 >= 0 and w4 != seat:
         st.info[g, C.I_W4_GUILTY] = holds_color(st, g, sp, w4, st.info[g, C.I_W4_PREV_COLOR])
+    if st.info[g, C.I_SHOWN_TO] != seat:  # a hand shown to another seat: not seen
+        st.info[g, C.I_SHOWN_TO] = -1
 
 
 @njit(allocates=True)

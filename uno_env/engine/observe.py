@@ -66,6 +66,26 @@ The draw pile's order and faces beyond that one visible side are not in the vect
 ``played_dark``        F          copies of each dark face in the discard pile (the
                                   light faces are ``played``)
 =====================  =========  ======================================================
+
+With ``bluff`` on (every preset's default: a challenge can show a hand, docs/rules.md
+2.5), two fields come last, after every field above:
+
+=====================  =========  ======================================================
+``shown_hand``         K          copies of each card type in the hand that the
+                                  observer's last challenge showed it, as shown; 0
+                                  when there is none
+``shown_by``           P          one-hot by relative seat: whose hand that was, else 0
+=====================  =========  ======================================================
+
+They are set when the observer challenges (whatever the verdict) and stay in its
+observation until the end of its next turn: the turn a guilty verdict gives it, or,
+innocent, the turn after the one it lost; a new deal clears them. They are a snapshot:
+what that player played, drew or exchanged since is not subtracted (``opponent_cards``
+has the hand's size now). Only the challenger sees them (the other seats' vectors hold
+zeros there). They came in with ``uno_env/UnoSingleSeat-v3`` and ``uno_v1`` (the AEC
+env): the vector before them (``legacy_observation_size``) is the whole observation of
+the earlier ids, so a model trained on it reads the first entries of today's
+(``agents.PPOAgent`` does).
 """
 import numpy as np
 
@@ -75,6 +95,8 @@ from uno_env.engine.dispatch import observe_fields
 from uno_env.engine.variants import BY_NAME
 
 BASE_FIELDS = C.OBS_FIELDS[:C.O_SIDE + 1]
+#: the hand a challenge showed the observer: last in the vector (module docstring)
+SHOWN_FIELDS = ("shown_hand", "shown_by")
 #: faces of the flip deck (``cards.flip_deck``): 52 light and 52 dark coloured, W W2 WC
 FLIP_NUM_FACES = 107
 
@@ -87,6 +109,8 @@ def _fields(rules) -> tuple[str, ...]:
         extra += ("multi_count",)
     if rules is not None:
         extra += BY_NAME[rules.variant].obs_fields
+    if rules is not None and rules.bluff:
+        extra += SHOWN_FIELDS
     return BASE_FIELDS + extra
 
 
@@ -101,7 +125,8 @@ def observation_slices(num_types: int, num_players: int, rules=None) -> dict[str
                "hancock": num_players,
                "hand_dark": num_types, "opponent_backs": (num_players - 1) * FLIP_NUM_FACES,
                "draw_back": FLIP_NUM_FACES, "top_other": FLIP_NUM_FACES,
-               "played_dark": FLIP_NUM_FACES}
+               "played_dark": FLIP_NUM_FACES, "shown_hand": num_types,
+               "shown_by": num_players}
     out, start = {}, 0
     for name in _fields(rules):
         out[name] = slice(start, start + lengths[name])
@@ -111,6 +136,15 @@ def observation_slices(num_types: int, num_players: int, rules=None) -> dict[str
 
 def observation_size(num_types: int, num_players: int, rules=None) -> int:
     return observation_slices(num_types, num_players, rules)[_fields(rules)[-1]].stop
+
+
+def legacy_observation_size(num_types: int, num_players: int, rules=None) -> int:
+    """The length of the vector before ``shown_hand``: the whole observation of the ids
+    before ``uno_env/UnoSingleSeat-v3`` and ``uno_v1`` (module docstring), a prefix of
+    today's."""
+    slices = observation_slices(num_types, num_players, rules)
+    last = "shown_hand" if "shown_hand" in slices else None
+    return slices[last].start if last else max(s.stop for s in slices.values())
 
 
 def field_offsets(num_types: int, num_players: int, rules) -> np.ndarray:
@@ -157,3 +191,8 @@ def observe(st, g, sp, seat, out):
     out[at[C.O_DRAW_PILE]] = info[C.I_DRAW_LEN]
     out[at[C.O_SIDE]] = info[C.I_SIDE]
     observe_fields(st, g, sp, seat, out)
+    o_shown = at[C.O_SHOWN_HAND]
+    if o_shown >= 0 and info[C.I_SHOWN_TO] == seat:
+        for t in range(k):
+            out[o_shown + t] = st.shown[g, t]
+        out[at[C.O_SHOWN_BY] + (info[C.I_SHOWN_BY] - seat) % num_players] = 1.0

@@ -138,6 +138,9 @@ def deal(st, g, sp, dealer):
     st.info[g, C.I_CATCH_PENDING] = -1
     st.info[g, C.I_CATCHABLE] = -1
     st.info[g, C.I_W4_PLAYER] = -1
+    st.info[g, C.I_SHOWN_TO] = -1
+    st.info[g, C.I_SHOWN_BY] = -1
+    st.shown[g, :] = 0  # a new round shows nothing: the state is the game's alone
     st.info[g, C.I_W4_GUILTY] = 0
     st.info[g, C.I_W4_PREV_COLOR] = C.NO_COLOR
     st.info[g, C.I_PENDING_DRAW] = 0

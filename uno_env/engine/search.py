@@ -151,7 +151,7 @@ def clone_row(st, g):
                  st.discard_counts[g:g + 1].copy(), st.info[g:g + 1].copy(),
                  st.scores[g:g + 1].copy(), st.round_points[g:g + 1].copy(),
                  st.rewards[g:g + 1].copy(), st.rng[g:g + 1].copy(),
-                 st.dark_face[g:g + 1].copy())
+                 st.dark_face[g:g + 1].copy(), st.shown[g:g + 1].copy())
 
 
 @njit(inline="always")
@@ -177,6 +177,7 @@ def copy_into(src, dst):
     _copy_row(src.rewards, dst.rewards)
     dst.rng[0] = src.rng[0]
     _copy_row(src.dark_face, dst.dark_face)
+    _copy_row(src.shown, dst.shown)
 
 
 @njit

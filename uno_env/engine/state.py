@@ -24,6 +24,9 @@ field              dtype, shape      holds
 ``dark_face``      int16[B, K]       UNO Flip: the dark face of each card type in this
                                      match (drawn from the seed; ``engine/flip.py``);
                                      ``int16[B, 0]`` for single-sided decks
+``shown``          int8[B, K]        the hand a challenge last showed its challenger
+                                     (docs/rules.md 2.5): seat ``info[g, I_SHOWN_BY]``'s,
+                                     as shown to ``info[g, I_SHOWN_TO]``
 =================  ================  ===================================================
 
 A ``Spec`` (one class per variant) holds the read-only tables of one (deck, rules,
@@ -51,7 +54,7 @@ from uno_env.engine.variants import BY_NAME, DOUBLE_SIDED, SINGLE_SIDED, SPEC_FI
 
 State = namedtuple("State", ["hands", "hand_size", "draw_pile", "discard",
                              "discard_counts", "info", "scores", "round_points", "rewards",
-                             "rng", "dark_face"])
+                             "rng", "dark_face", "shown"])
 
 #: variant name (``uno_env.rules.Rules.variant``) -> its Spec class; the classes, the
 #: tables they hold (``SPEC_FIELDS``) and the single- and double-sided groups are made by
@@ -79,6 +82,7 @@ def allocate(batch: int, num_players: int, num_types: int, num_cards: int,
         rewards=np.zeros((batch, num_players), np.float32),
         rng=np.zeros(batch, np.uint64),
         dark_face=np.zeros((batch, num_types if double_sided else 0), np.int16),
+        shown=np.zeros((batch, num_types), np.int8),
     )
 
 

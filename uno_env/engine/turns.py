@@ -31,6 +31,8 @@ def begin_decision(st, g, sp, seat, phase):
 def finish_turn(st, g, sp, seat):
     """End ``seat``'s turn. Returns True when ``max_turns`` truncates the round."""
     st.info[g, C.I_TURNS] += 1
+    if st.info[g, C.I_SHOWN_TO] == seat:  # a hand shown to it is kept for one turn
+        st.info[g, C.I_SHOWN_TO] = -1
     if st.info[g, C.I_CATCH_PENDING] == seat and st.hand_size[g, seat] == 1:
         st.info[g, C.I_CATCHABLE] = seat
     st.info[g, C.I_CATCH_PENDING] = -1
@@ -94,6 +96,16 @@ def common_move(st, g, sp, action):
 
 
 @njit(inline="always")
+def show_hand(st, g, player, challenger):
+    """``player``'s hand is shown to ``challenger`` (``State.shown``), who sees it in
+    its observation until the end of its next turn (``engine/observe.py``)."""
+    st.info[g, C.I_SHOWN_TO] = challenger
+    st.info[g, C.I_SHOWN_BY] = player
+    for t in range(st.shown.shape[1]):
+        st.shown[g, t] = st.hands[g, player, t]
+
+
+@njit(inline="always")
 def challenge_verdict(st, g, seat, challenge):
     """Who pays for a challengeable wild draw (docs/rules.md section 2). Accept: the
     victim ``seat`` pays and loses the turn. A challenge shows the player's hand: guilty,
@@ -103,6 +115,7 @@ def challenge_verdict(st, g, seat, challenge):
     if not challenge:
         return seat, 0, False
     st.info[g, C.I_STAT_CHALLENGES] += 1
+    show_hand(st, g, st.info[g, C.I_W4_PLAYER], seat)
     if st.info[g, C.I_W4_GUILTY] != 0:
         st.info[g, C.I_STAT_CHALLENGES_WON] += 1
         return st.info[g, C.I_W4_PLAYER], 0, True

@@ -59,8 +59,8 @@ Errors
     are meant to learn legality from the reward. ``"raise"`` is also v0's behaviour.
 
 Version History
-    The environment's version (``metadata["name"] == "uno_v0"``; registered with
-    PettingZoo as ``uno_env/UnoAEC-v0``) changes only when the same arguments can give a
+    The environment's version (``metadata["name"] == "uno_v1"``; registered with
+    PettingZoo as ``uno_env/UnoAEC-v1``) changes only when the same arguments can give a
     different game, observation, space or reward; CHANGELOG.md has the project's log.
 
     * v0: first release (classic rules, docs/rules.md section 2).
@@ -70,6 +70,13 @@ Version History
     * v0, UNO Flip: preset ``flip`` (docs/rules.md 5); classic spaces unchanged.
     * v0, 0.2.0: option ``illegal_action="raise" | "lose"``; the default keeps v0's
       behaviour (raise).
+    * v1 (0.2.0, ``uno_env/UnoAEC-v1``): the observation ends with two fields,
+      ``shown_hand`` and ``shown_by``: the hand the agent's last challenge showed it and
+      whose it was (``uno_env.engine.observe``; with ``bluff`` on, every preset's
+      default). Every other field keeps its place, so v0's observation is the first
+      entries of v1's; the games and rewards are v0's. ``pettingzoo.make`` of
+      ``uno_env/UnoAEC-v0`` (and of 0.1's ``uno_env/Uno-v0``) still gives v0's
+      observation, with a ``DeprecationWarning`` (``uno_env.envs.legacy``).
 """
 from __future__ import annotations
 
@@ -92,7 +99,7 @@ def env(preset: str = "classic", num_players: int = 4, render_mode: str | None =
 
 
 class raw_env(AECEnv):
-    metadata = {"render_modes": ["human", "ansi"], "name": "uno_v0",
+    metadata = {"render_modes": ["human", "ansi"], "name": "uno_v1",
                 "is_parallelizable": False}
 
     #: values of ``illegal_action`` (module docstring, Errors)

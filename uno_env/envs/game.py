@@ -294,7 +294,7 @@ class Game(ReplayMixin):
         info[:] = 0
         for slot in (C.I_DRAWN_TYPE, C.I_UNO_CALLED, C.I_CATCH_PENDING, C.I_CATCHABLE,
                      C.I_W4_PLAYER, C.I_WINNER, C.I_MATCH_WINNER, C.I_JUMP_FROM,
-                     C.I_RESUME_SEAT):
+                     C.I_RESUME_SEAT, C.I_SHOWN_TO, C.I_SHOWN_BY):
             info[slot] = -1
         info[C.I_DRAW_LEN] = len(draw)
         info[C.I_DISCARD_LEN] = len(pile)

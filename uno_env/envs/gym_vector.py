@@ -71,8 +71,8 @@ Errors
     since a masked policy never picks an illegal action and a silent forfeit would
     hide a bug in the caller's masking.)
 
-Registered as the ``vector_entry_point`` of ``uno_env/UnoSingleSeat-v2``:
-``gymnasium.make_vec("uno_env/UnoSingleSeat-v2", num_envs=8, preset="flip",
+Registered as the ``vector_entry_point`` of ``uno_env/UnoSingleSeat-v3``:
+``gymnasium.make_vec("uno_env/UnoSingleSeat-v3", num_envs=8, preset="flip",
 num_players=3, opponents="heuristic")`` builds it
 (:mod:`uno_env.envs.registration`).
 
@@ -82,6 +82,9 @@ it plays; CHANGELOG.md has the project's log)
       (``num_players`` defaults to 4) and of ``uno_env/Uno-v0`` (2 players).
     * v2 (0.2.0, ``uno_env/UnoSingleSeat-v2``): ``infos["final_info"]["action_mask"]`` marks every action, as the
       last info of an ended ``SingleAgentEnv`` v2 does (it was all zeros).
+    * v3 (0.2.0, ``uno_env/UnoSingleSeat-v3``): the observation ends with ``shown_hand``
+      and ``shown_by``, as ``SingleAgentEnv`` v3's. ``make_vec`` of the v2 id still
+      gives v2's observations, with a ``DeprecationWarning`` (``uno_env.envs.legacy``).
 """
 from __future__ import annotations
 

@@ -34,7 +34,8 @@ rewards summed over the game (docs/rules.md 7: one round with ``reward="win"`` g
 the winner +1 and the others -1/(N-1); truncation gives 0).
 
 Observation tensor: ``Game.observe(player)``, the environments' observation (nothing
-hidden from the player). Observation string: its non-zero fields by name.
+hidden from the player; a hand a challenge showed the player is in it, ``shown_hand``,
+until the end of the player's next turn). Observation string: its non-zero fields by name.
 Information-state string (perfect recall): every move so far as ``seat:action`` and,
 after each, the changes of the player's own observation vector (``index=value``), from
 its first observation on, and after a challenge the hand it showed the challenger

@@ -32,9 +32,14 @@ def observation_scale(num_types: int, num_players: int,
 
 def config_scale(config) -> np.ndarray:
     """``observation_scale`` for a ``uno_env.rules.config.Config``, one entry per observation
-    entry."""
-    return observation_scale(config.deck.num_types, config.num_players,
-                             config.layout.obs_size)
+    entry; ``shown_hand`` is scaled as ``hand``."""
+    scale = observation_scale(config.deck.num_types, config.num_players,
+                              config.layout.obs_size)
+    shown = observation_slices(config.deck.num_types, config.num_players,
+                               config.rules).get("shown_hand")
+    if shown is not None:
+        scale[shown] = 1.0 / _FIELD_SCALE["hand"]
+    return scale
 
 
 def dark_face_table(config):

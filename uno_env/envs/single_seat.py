@@ -38,8 +38,8 @@ buffers are shared).
 seed deals the same cards as ``Game(...).reset(seed, index=i)``. ``num_players``
 defaults to 4, as everywhere in the package (``env``, ``Game``, ``EverySeatBatch``).
 
-Registered with Gymnasium as ``uno_env/UnoSingleSeat-v2``
-(``gymnasium.make("uno_env/UnoSingleSeat-v2", preset="street", num_players=3,
+Registered with Gymnasium as ``uno_env/UnoSingleSeat-v3``
+(``gymnasium.make("uno_env/UnoSingleSeat-v3", preset="street", num_players=3,
 opponents="heuristic")``; :mod:`uno_env.envs.registration`).
 
 Version History (``SingleAgentEnv``; CHANGELOG.md has the project's log)
@@ -52,6 +52,13 @@ Version History (``SingleAgentEnv``; CHANGELOG.md has the project's log)
       returns an action for the step Gymnasium's next-step autoreset ignores
       (``make_vec(..., vectorization_mode="sync"/"async")``; ``SingleAgentEnv``'s
       docstring). The games, observations and rewards are v1's.
+    * v3 (0.2.0, id ``uno_env/UnoSingleSeat-v3``): the observation ends with two fields,
+      ``shown_hand`` and ``shown_by``: the hand the learner's last challenge showed it
+      and whose it was (``uno_env.engine.observe``; with ``bluff`` on, every preset's
+      default). Every other field keeps its place, so v2's observation is the first
+      entries of v3's. The games and rewards are v2's. ``gymnasium.make`` of the v2 id
+      still gives v2's observation, with a ``DeprecationWarning``
+      (``uno_env.envs.legacy``).
 """
 from __future__ import annotations
 
