@@ -97,6 +97,21 @@ def test_skill_edge_rotates_the_agent_through_every_seat():
     assert e.edge > 0.5
 
 
+def test_skill_edge_of_a_python_agent_plays_the_same_games():
+    """A Python agent (``act_batch``) goes through the tournament's match loop: the
+    heuristic's Python class against random seats wins exactly the numba heuristic's
+    games, seat by seat on the same deals (the notebook's edge of a trained model)."""
+    from agents import HeuristicAgent
+    from uno_env.rules.config import make_config
+    bot = HeuristicAgent(make_config("classic", 3))
+    bot.name = "heuristic-in-python"
+    py = skill_edge("classic", 3, 300, seed=5, agent=bot)
+    nb = skill_edge("classic", 3, 300, seed=5)
+    assert (py.agent, py.opponent) == ("heuristic-in-python", "random")
+    assert (py.wins, py.games, py.truncated) == (nb.wins, nb.games, nb.truncated)
+    assert np.isnan(py.turns_mean) and py.edge == nb.edge > 0.5
+
+
 def test_skill_edge_is_zero_for_identical_agents_within_noise():
     e = skill_edge("classic", 2, 2000, seed=3, agent="random", opponent="random")
     lo, hi = e.edge_interval

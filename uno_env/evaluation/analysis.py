@@ -175,8 +175,24 @@ def skill_edge(preset: str, num_players: int, num_games: int, seed: int = 0,
                agent: str = "heuristic", opponent: str = "random",
                threads: int | None = None, **rules) -> SkillEdge:
     """``agent`` in seat ``s`` against ``opponent`` everywhere else, for each seat ``s``
-    in turn (``num_games // P`` games per seat, each seat on its own deals)."""
+    in turn (``num_games // P`` games per seat, each seat on its own deals). ``agent``
+    is a numba agent's name (played inside ``simulate``) or an object with ``act_batch``
+    (a trained network, named by its ``name``), played by the tournament's match loop on
+    the same deals; that loop counts no turns (``turns_mean`` is NaN)."""
     per_seat = max(1, num_games // num_players)
+    if not isinstance(agent, str):
+        from uno_env.evaluation.tournament import play_lineups
+        name = str(getattr(agent, "name", type(agent).__name__))
+        lus = [tuple(name if s == seat else opponent for s in range(num_players))
+               for seat in range(num_players)]
+        winner = np.empty((num_players, per_seat), np.int32)
+        points = np.empty((num_players, per_seat, num_players), np.int32)
+        play_lineups(lus, per_seat, preset, num_players, {name: agent}, seed, threads,
+                     dict(rules, target_score=0), winner, points)
+        wins = sum(int((winner[s] == s).sum()) for s in range(num_players))
+        truncated = int((winner < 0).sum())
+        return SkillEdge(preset, num_players, name, opponent, wins,
+                         per_seat * num_players - truncated, float("nan"), truncated)
     wins = games = truncated = 0
     turns = 0.0
     for s in range(num_players):
