@@ -18,8 +18,9 @@ protocol) and store each agent's raw card in ``benchmarks/cards/`` (a track play
 replaces the stored one); (2) fit every track's anchors (the panel's ratings, ``random``
 fixed at 0) by maximum likelihood over the stored cards of panel members, and write
 ``uno_env/evaluation/benchmark_anchors.json``; (3) rate every stored card against the new anchors,
-and write ``docs/leaderboard.md`` (cards, PNGs under ``docs/figures/cards/``) and the
-README's table between its ``leaderboard`` markers.
+and write ``docs/leaderboard.md`` (cards, PNGs under ``docs/figures/cards/``; the spread
+per track, a table and ``docs/figures/leaderboard.png``) and the README's tables between
+its ``leaderboard`` markers.
 """
 from __future__ import annotations
 
@@ -29,12 +30,14 @@ import pathlib
 import time
 
 from uno_env.evaluation.benchmark import (ANCHOR_ZERO, ANCHORS_PATH, BENCHMARK_VERSION, TRACKS,
-                               BenchmarkCard, benchmark, fit_ratings, get_tracks)
+                               BenchmarkCard, benchmark, fit_ratings, get_tracks,
+                               win_probability)
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 CARDS = ROOT / "benchmarks" / "cards"
 PAGE = ROOT / "docs" / "leaderboard.md"
 FIGURES = ROOT / "docs" / "figures" / "cards"
+SPREAD_FIGURE = ROOT / "docs" / "figures" / "leaderboard.png"
 README = ROOT / "README.md"
 MARKERS = ("<!-- leaderboard:start -->", "<!-- leaderboard:end -->")
 
@@ -143,6 +146,50 @@ def headline_table(cards) -> str:
     return "\n".join(lines)
 
 
+def rated(cards, track: str) -> list[tuple[str, float, float, float]]:
+    """``(agent, elo, ci_low, ci_high)`` of every card rated on ``track``."""
+    return [(a, t.rating["elo"], t.rating["ci_low"], t.rating["ci_high"])
+            for a, c in cards.items() for t in c.tracks
+            if t.track.name == track and t.rating is not None]
+
+
+def spread_table(cards) -> str:
+    """Per track, the spread of the rated cards: the strongest against ``heuristic``, in
+    rating points and as the win rate the rating model gives the strongest against
+    ``heuristic`` in every other seat, and the median width of a 95% interval."""
+    lines = ["| track | strongest | rating [95%] | heuristic | strongest - heuristic | "
+             "its win rate vs heuristic (model) | median 95% interval width |",
+             "|---|---|---|---|---:|---:|---:|"]
+    for name, track in TRACKS.items():
+        rows = rated(cards, name)
+        heur = next((r for r in rows if r[0] == "heuristic"), None)
+        if not rows or heur is None:
+            continue
+        top = max(rows, key=lambda r: r[1])
+        widths = sorted(r[3] - r[2] for r in rows)
+        lines.append(f"| {name} | {top[0]} | {top[1]:.0f} [{top[2]:.0f}, {top[3]:.0f}] | "
+                     f"{heur[1]:.0f} [{heur[2]:.0f}, {heur[3]:.0f}] | {top[1] - heur[1]:+.0f} "
+                     f"| {win_probability(top[1], heur[1], track.num_players):.3f} "
+                     f"(chance {1 / track.num_players:.2f}) | {widths[len(widths) // 2]:.0f} |")
+    return "\n".join(lines)
+
+
+def write_spread_figure(cards) -> None:
+    """``docs/figures/leaderboard.png``: every rated card per track with its 95% interval
+    (``random``, far below, left out)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from uno_env.evaluation.plots import ratings_plot
+    fig = ratings_plot({t: [r for r in rated(cards, t) if r[0] != ANCHOR_ZERO]
+                        for t in TRACKS},
+                       f"{BENCHMARK_VERSION}: anchored ratings with 95% intervals "
+                       f"(random, far below, left out)")
+    fig.savefig(SPREAD_FIGURE, dpi=110)
+    plt.close(fig)
+
+
 def write_page(cards, anchors) -> None:
     FIGURES.mkdir(parents=True, exist_ok=True)
     lines = [
@@ -154,6 +201,12 @@ def write_page(cards, anchors) -> None:
         "Elo scale, `random` = 0 on every track, 95% interval in brackets; `n/a`: a "
         "model made for another game; `not run yet`: the card has not been played on "
         "that track.", "", headline_table(cards), "",
+        "## The spread", "",
+        "How far the strongest card on each track sits above `heuristic`, and how wide "
+        "an interval is: two agents whose ratings differ by less than about half the "
+        "interval width are not told apart by one card.", "", spread_table(cards), "",
+        f"![{BENCHMARK_VERSION}: every card's rating with its 95% interval]"
+        f"(figures/{SPREAD_FIGURE.name})", "",
         "## The anchors (the panel's fixed ratings)", "",
         "Fitted by maximum likelihood over the panel members' cards below; every "
         "evaluated agent is rated against these, which stay fixed.", "",
@@ -190,7 +243,9 @@ def write_readme(cards) -> None:
         raise SystemExit(f"README.md has no {start} marker")
     head, rest = text.split(start, 1)
     tail = rest.split(end, 1)[1]
-    README.write_text(f"{head}{start}\n{headline_table(cards)}\n{end}{tail}")
+    README.write_text(f"{head}{start}\n{headline_table(cards)}\n\nThe spread per track "
+                      f"([the figure](docs/figures/{SPREAD_FIGURE.name})):\n\n"
+                      f"{spread_table(cards)}\n{end}{tail}")
 
 
 def main(argv=None) -> None:
@@ -218,6 +273,7 @@ def main(argv=None) -> None:
         path = CARDS / f"{_file(card.agent)}.json"
         path.write_text(json.dumps(card.to_dict(), indent=2) + "\n")
     write_page(cards, anchors)
+    write_spread_figure(cards)
     write_readme(cards)
     print(f"wrote {ANCHORS_PATH}, {PAGE}, {README}")
 

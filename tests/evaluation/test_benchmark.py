@@ -33,13 +33,34 @@ def test_tracks_fix_rules_seats_seeds_games_and_panel():
     seeds = [t.seed for t in B.TRACKS.values()]
     assert len(set(seeds)) == len(seeds)
     for t in B.TRACKS.values():
-        assert t.panel[:5] == ("random", "greedy", "heuristic", B.MCTS_LOW, B.MCTS_HIGH)
+        assert t.panel[:4] == ("random", "greedy", "heuristic", t.model)
         assert all(t.games[m] % t.num_players == 0 for m in t.panel)
         # the PPO member: in the panel once shipped, else listed as absent
         assert (t.model in t.panel) == t.models and (t.model in t.absent) != t.models
         d = t.to_dict()
         assert d["panel"] == list(t.panel) and d["absent"] == list(t.absent)
-    assert B.TRACKS["classic-2p"].panel[-1] == "ppo_classic_2p"
+    # uno-bench/5: classic-2p gains expert iteration's network and one search member;
+    # the 4-player tracks hold no search member (none measured above the heuristic)
+    assert B.TRACKS["classic-2p"].panel == ("random", "greedy", "heuristic",
+                                            "ppo_classic_2p", B.EXIT_MEMBER,
+                                            B.SEARCH_MEMBER)
+    assert B.TRACKS["classic-2p"].games[B.SEARCH_MEMBER] == 1000
+    assert [m for t in B.TRACKS.values() for m in t.panel if m.startswith("mcts")] == \
+        [B.SEARCH_MEMBER]
+    assert B.BENCHMARK_VERSION == "uno-bench/5"
+
+
+def test_the_panel_holds_its_reason_for_being():
+    """What chose the uno-bench/5 panel holds in the committed anchors: the search
+    member and expert iteration's network rate above the heuristic, by more than their
+    standard errors (the search is stronger than its own rollout policy), and the
+    network is the top of classic-2p's panel but for the search."""
+    two = B.load_anchors()["tracks"]["classic-2p"]
+    ratings, se = two["ratings"], two["standard_errors"]
+    for member in (B.SEARCH_MEMBER, B.EXIT_MEMBER):
+        assert ratings[member] - ratings["heuristic"] > se[member] + se["heuristic"]
+    cheap = [m for m in B.TRACKS["classic-2p"].panel if m != B.SEARCH_MEMBER]
+    assert max(cheap, key=ratings.get) == B.EXIT_MEMBER
 
 
 def test_committed_anchors_cover_every_track_with_random_at_zero():
@@ -49,6 +70,42 @@ def test_committed_anchors_cover_every_track_with_random_at_zero():
         ratings = B.anchor_ratings(t, anchors)
         assert ratings is not None, f"no anchors for {t.name}: run benchmarks/leaderboard.py"
         assert ratings["random"] == 0.0 and ratings["heuristic"] > ratings["random"]
+
+
+def test_every_stored_card_is_of_this_version_and_complete_against_its_panel():
+    """The leaderboard's cards (``benchmarks/cards/``) are read without carrying over:
+    each is of ``BENCHMARK_VERSION``, standard, holds every track as this version
+    defines it (panel, games, seed) and on each track it plays one rated result per
+    panel member, with the track's games. Every panel member with a card of its own
+    (all but the search member) has one, the committed anchors are the fit of these
+    cards, and the README's table is theirs: a panel change that leaves a card, the
+    anchors or the leaderboard behind fails here (``benchmarks/leaderboard.py``)."""
+    import importlib
+    lb = importlib.import_module("benchmarks.leaderboard")
+    cards = {}
+    for path in sorted((ROOT / "benchmarks" / "cards").glob("*.json")):
+        d = json.loads(path.read_text())
+        card = B.BenchmarkCard.from_dict(d)           # ValueError for another version
+        assert card.standard, path.name
+        assert [t["track"] for t in d["tracks"]] == [t.to_dict() for t in B.TRACKS.values()]
+        for t in card.tracks:
+            if t.skipped:
+                assert not t.results, (path.name, t.track.name)
+                continue
+            assert [r["opponent"] for r in t.results] == list(t.track.panel), \
+                (path.name, t.track.name)
+            assert [r["games"] for r in t.results] == \
+                [t.track.games[m] for m in t.track.panel], (path.name, t.track.name)
+            assert t.rating is not None, (path.name, t.track.name)
+        cards[card.agent] = card
+    assert set(lb.reference_agents()) - {B.SEARCH_MEMBER} <= set(cards)
+    fitted, committed = lb.fit_anchors(cards), B.load_anchors()
+    assert fitted["benchmark"] == committed["benchmark"] == B.BENCHMARK_VERSION
+    for name in B.TRACKS:
+        new, old = fitted["tracks"][name], committed["tracks"][name]
+        assert (new["cards"], new["games"]) == (old["cards"], old["games"])
+        assert new["ratings"] == pytest.approx(old["ratings"], abs=0.11)
+    assert lb.headline_table(cards) in (ROOT / "README.md").read_text()
 
 
 # --- ratings -----------------------------------------------------------------------------
@@ -217,6 +274,14 @@ def test_the_games_against_some_members_replay_the_committed_cards_and_carry_ove
     back = B.BenchmarkCard.from_dict(old, carry=True)
     assert back.tracks[0].results == track.results
     assert back.tracks[0].missing == track.missing
+    # a card of the previous version: its results against members that left the
+    # panel (the search agents at 10 and 50 rollouts) are dropped, the new members are
+    # missing until played
+    former = json.loads(json.dumps(old))
+    former["tracks"][0]["results"].append(dict(track.results[0], opponent="mcts:10"))
+    carried = B.BenchmarkCard.from_dict(former, carry=True).tracks[0]
+    assert [r["opponent"] for r in carried.results] == ["random", "greedy"]
+    assert B.EXIT_MEMBER in carried.missing and B.SEARCH_MEMBER in carried.missing
     changed = json.loads(json.dumps(old))
     changed["tracks"][0]["track"]["seed"] = 7
     with pytest.raises(ValueError, match="changed its seed .7 -> 1802.: play it again"):

@@ -7,7 +7,7 @@ module              holds
 ``win_rate``        ``evaluate``: one agent's win rate in one seat, fixed deals
 ``tournament``      ``tournament``: agents in every seat, leaderboard and ratings
 ``distributed``     the Ray backend of ``tournament``
-``benchmark``       the fixed benchmark tracks and report cards (``uno-bench/4``)
+``benchmark``       the fixed benchmark tracks and report cards (``uno-bench/5``)
 ``analysis``        statistics over ``simulate`` runs (rule variants, agents)
 ``plots``           matplotlib figures of those results
 ``stats``           confidence intervals shared by the above

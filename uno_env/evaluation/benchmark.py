@@ -17,6 +17,14 @@ evaluated, so two agents' cards differ by the agents alone. Any change to a trac
 rules, seed, games, panel, or the anchors below) bumps ``BENCHMARK_VERSION``, which
 every card carries.
 
+The panel (``uno-bench/5``). Every track: ``random``, ``greedy``, ``heuristic`` and the
+track's PPO model. ``classic-2p`` also holds its strongest cheap agent,
+``EXIT_MEMBER`` (expert iteration's network, 0.06 ms a decision), and one search
+member, ``SEARCH_MEMBER``, at a budget measured stronger than its own rollout policy
+(the heuristic). The 4-player tracks hold no search member: there no budget measured
+beats the heuristic by more than its interval, and three of the four seats would
+search (docs/benchmark.md, "The panel").
+
 Rating, anchored on the panel. The rating model is Luce's choice rule (Bradley-Terry
 for two players, the winner's marginal of Plackett-Luce for more): an agent rated
 ``R_A`` in one seat against ``N - 1`` seats of an agent rated ``R_B`` wins with
@@ -55,9 +63,12 @@ import numpy as np
 from uno_env.evaluation.stats import Z95, wilson
 
 #: the benchmark's version: every card carries it; any change to a track bumps it
-BENCHMARK_VERSION = "uno-bench/4"
-#: the panel's search agents: a weak and a strong budget
-MCTS_LOW, MCTS_HIGH = "mcts:10", "mcts:50"
+BENCHMARK_VERSION = "uno-bench/5"
+#: the panel's search member (classic-2p only): the budget measured stronger than its
+#: rollout policy, the heuristic (docs/benchmark.md, "The panel")
+SEARCH_MEMBER = "mcts:400"
+#: classic-2p's strongest cheap agent: expert iteration's network (docs/agents.md)
+EXIT_MEMBER = "exit_classic_2p"
 ANCHORS_PATH = Path(__file__).with_name("benchmark_anchors.json")
 #: the member whose rating is 0 on every track
 ANCHOR_ZERO = "random"
@@ -99,23 +110,24 @@ class Track:
                          f"all {self.num_players} seats"}
 
 
-def _games(cheap: int, low: int, high: int, model: int, name: str) -> dict:
-    return {"random": cheap, "greedy": cheap, "heuristic": cheap, MCTS_LOW: low,
-            MCTS_HIGH: high, name: model}
+def _games(model: str, games: int = 4000, **more: int) -> dict:
+    """The baselines and the PPO ``model``, ``games`` each, then the ``more`` members."""
+    return {"random": games, "greedy": games, "heuristic": games, model: games, **more}
 
 
 TRACKS: dict[str, Track] = {t.name: t for t in (
-    Track("classic-2p", "classic", 2, 1802, _games(4000, 1000, 400, 4000, "ppo_classic_2p"),
+    Track("classic-2p", "classic", 2, 1802,
+          _games("ppo_classic_2p", **{EXIT_MEMBER: 4000, SEARCH_MEMBER: 1000}),
           "ppo_classic_2p", True, "classic rules (docs/rules.md), two players"),
-    Track("classic-4p", "classic", 4, 1804, _games(4000, 400, 120, 4000, "ppo_classic_4p"),
+    Track("classic-4p", "classic", 4, 1804, _games("ppo_classic_4p"),
           "ppo_classic_4p", True, "classic rules, four players"),
-    Track("house-4p", "street", 4, 1814, _games(4000, 400, 120, 4000, "ppo_house_4p"),
+    Track("house-4p", "street", 4, 1814, _games("ppo_house_4p"),
           "ppo_house_4p", True,
           "the house rules most people actually play (preset street: stack any +2/+4 "
           "on each other, 7-0 swaps, jump-in, draw until playable), four players"),
-    Track("flip-4p", "flip", 4, 1824, _games(4000, 400, 120, 4000, "ppo_flip_4p"),
+    Track("flip-4p", "flip", 4, 1824, _games("ppo_flip_4p"),
           "ppo_flip_4p", True, "UNO Flip (preset flip), four players"),
-    Track("onepiece-4p", "onepiece", 4, 1834, _games(4000, 400, 120, 4000, "ppo_onepiece_4p"),
+    Track("onepiece-4p", "onepiece", 4, 1834, _games("ppo_onepiece_4p"),
           "ppo_onepiece_4p", True, "UNO One Piece (preset onepiece), four players"),
 )}
 

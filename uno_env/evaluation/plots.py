@@ -113,15 +113,16 @@ def rates_grid(rows, fields, titles):
     return fig
 
 
-def skill_plot(edges, title="How much skill decides a game"):
-    """Skill edge (0 luck .. 1 skill) with 95% intervals, per preset and player count."""
+def skill_plot(edges, title="How much skill decides a game", xlabel=None):
+    """Skill edge (0 luck .. 1 skill) with 95% intervals, per preset and player count
+    (``xlabel`` names the measure; default: the first edge's agent over its opponent)."""
     presets = _presets_in_order(edges)
     counts = sorted({e.num_players for e in edges})
     values = {(e.preset, e.num_players): (e.edge, *e.edge_interval) for e in edges}
     fig, ax = plt.subplots(figsize=(7, 0.42 * len(presets) + 1.6))
     _grouped_errorbars(ax, presets, counts, values)
     agent, opp = edges[0].agent, edges[0].opponent
-    ax.set_xlabel(f"{agent}'s edge over {opp}: (win rate - 1/P) / (1 - 1/P)")
+    ax.set_xlabel(xlabel or f"{agent}'s edge over {opp}: (win rate - 1/P) / (1 - 1/P)")
     ax.set_title(title)
     ax.legend(loc="lower left", fontsize=8)
     fig.tight_layout()
@@ -188,5 +189,30 @@ def win_rate_plot(results, title="Win rates by preset"):
     ax.set_title(title)
     ax.legend(fontsize=8)
     ax.grid(axis="y", alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
+def ratings_plot(tracks, title="The leaderboard: anchored ratings, 95% intervals"):
+    """One panel per track: every rated agent's rating with its 95% interval, highest
+    on top. ``tracks`` maps a track's name to rows ``(agent, elo, ci_low, ci_high)``."""
+    tracks = {t: sorted(rows, key=lambda r: -r[1]) for t, rows in tracks.items() if rows}
+    rows_max = max((len(r) for r in tracks.values()), default=1)
+    fig, axes = plt.subplots(1, max(1, len(tracks)), squeeze=False,
+                             figsize=(3.3 * max(1, len(tracks)), 0.32 * rows_max + 1.6))
+    for ax, (name, rows) in zip(axes[0], tracks.items()):
+        ys = np.arange(len(rows))
+        elo = np.array([r[1] for r in rows])
+        err = np.array([elo - [r[2] for r in rows], np.array([r[3] for r in rows]) - elo])
+        colors = [AGENT_COLORS.get(r[0], "tab:purple") for r in rows]
+        ax.errorbar(elo, ys, xerr=err, fmt="none", ecolor="black", capsize=3, lw=1)
+        ax.scatter(elo, ys, c=colors, s=18, zorder=3)
+        ax.set_yticks(ys, [r[0] for r in rows], fontsize=8)
+        ax.invert_yaxis()
+        ax.set_title(name, fontsize=10)
+        ax.grid(axis="x", alpha=0.3)
+        ax.tick_params(axis="x", labelsize=8)
+    axes[0][0].set_xlabel("rating (Elo, random = 0)", fontsize=9)
+    fig.suptitle(title, fontsize=10)
     fig.tight_layout()
     return fig
