@@ -143,8 +143,9 @@ def legacy_observation_size(num_types: int, num_players: int, rules=None) -> int
     before ``uno_env/UnoSingleSeat-v3`` and ``uno_v1`` (module docstring), a prefix of
     today's."""
     slices = observation_slices(num_types, num_players, rules)
-    last = "shown_hand" if "shown_hand" in slices else None
-    return slices[last].start if last else max(s.stop for s in slices.values())
+    if "shown_hand" in slices:
+        return slices["shown_hand"].start
+    return observation_size(num_types, num_players, rules)
 
 
 def field_offsets(num_types: int, num_players: int, rules) -> np.ndarray:
@@ -193,6 +194,7 @@ def observe(st, g, sp, seat, out):
     observe_fields(st, g, sp, seat, out)
     o_shown = at[C.O_SHOWN_HAND]
     if o_shown >= 0 and info[C.I_SHOWN_TO] == seat:
+        out_shown, shown = out[o_shown:o_shown + k], st.shown[g]  # views, as above
         for t in range(k):
-            out[o_shown + t] = st.shown[g, t]
+            out_shown[t] = shown[t]
         out[at[C.O_SHOWN_BY] + (info[C.I_SHOWN_BY] - seat) % num_players] = 1.0
