@@ -134,6 +134,17 @@ def test_batches_take_strided_and_narrow_action_arrays():
                 np.testing.assert_array_equal(x, y)
 
 
+def test_random_actions_are_legal_even_when_every_draw_is_zero():
+    class Zeros:  # float32 draws of 0.0 happen (odds 2**-24 each): all at once here
+        def random(self, shape, dtype):
+            return np.zeros(shape, dtype)
+    venv = EverySeatBatch(8, seed=1)
+    _, mask, _ = venv.reset()
+    actions = venv.random_actions(Zeros())
+    np.testing.assert_array_equal(actions, mask.argmax(axis=1))  # each row's first legal
+    assert mask[np.arange(8), actions].all()
+
+
 def test_state_memory_per_game_is_under_4_kb():
     for n in (2, 4, 10):
         assert EverySeatBatch(2, num_players=n).state_bytes_per_game <= 4096

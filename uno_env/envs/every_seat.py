@@ -206,8 +206,13 @@ class EverySeatBatch:
         return out
 
     def random_actions(self, rng: np.random.Generator) -> np.ndarray:
-        """A uniformly random legal action per game (numpy; for tests and benchmarks)."""
-        scores = rng.random(self._mask.shape, dtype=np.float32) * self._mask
+        """A uniformly random legal action per game (numpy; for tests and benchmarks):
+        the legal action with the highest of ``rng``'s float32 draws (one per action)."""
+        scores = rng.random(self._mask.shape, dtype=np.float32)
+        # illegal actions below every draw: a legal move drawn as 0.0 (odds 2**-24) is
+        # still picked over them (it was once scored 0, as the illegal ones, and lost
+        # to action 0)
+        np.copyto(scores, np.float32(-1.0), where=self._mask == 0)
         return scores.argmax(axis=1)
 
 
