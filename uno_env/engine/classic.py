@@ -8,12 +8,20 @@ from uno_env.engine import codes as C
 from uno_env.engine.faces import face, rank_draw
 from uno_env.engine.piles import discard_from_hand, draw_cards
 from uno_env.engine.plays import (
-    holds_color, may_play, official_legal_mask, official_random_play)
+    bit_hand_plays, holds_color, may_play, official_legal_mask, official_random_play,
+    set_hand_plays)
 from uno_env.engine.rounds import go_out
 from uno_env.engine.turns import (
     NO_SHORTCUT, NOT_COMMON, begin_decision, challenge_verdict, common_move, finish_turn,
     mark_uncalled, pass_turn, seat_after,
 )
+from uno_env.engine.variants import ClassicSpec
+
+
+@set_hand_plays.register(ClassicSpec)
+def _hand_plays_by_bits(st, g, sp, seat, mask):
+    # the variant's decks have at most 64 types (rules.config refuses more)
+    return bit_hand_plays(st, g, sp, seat, mask)
 
 
 @njit(inline="always")

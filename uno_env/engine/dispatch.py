@@ -10,11 +10,10 @@ Public kernels: ``legal_mask`` (the current decider's legal actions),
 import importlib
 
 import numpy as np
-from numba.cpython.unsafe.numbers import trailing_zeros
 
 from uno_env.engine.jit import by_spec, njit
-
 from uno_env.engine import codes as C
+from uno_env.engine.bits import trailing_zeros
 from uno_env.engine.rng import below
 from uno_env.engine.turns import NO_SHORTCUT
 from uno_env.engine.variants import VARIANTS

@@ -3,11 +3,10 @@ turn"): matching the pile, the restriction of the draw wilds, and the legal mask
 official rules, which classic UNO and UNO Flip both use. Faces are read through
 ``faces.face``, so one loop serves single-sided decks and Flip's two sides."""
 import numpy as np
-from numba.cpython.unsafe.numbers import trailing_zeros
 
 from uno_env.engine.jit import by_spec, njit
 from uno_env.engine import codes as C
-from uno_env.engine.bits import held_types, popcount
+from uno_env.engine.bits import held_types, popcount, trailing_zeros
 from uno_env.engine.faces import face, is_restricted, same_card_below
 from uno_env.engine.rng import below
 from uno_env.engine.turns import top_type
@@ -137,6 +136,32 @@ def gather_hand_plays(st, g, sp, seat, mask):
         if t < 0:
             break
         if hand[t] > 0 and not same_card_below(st, g, sp, seat, t):
+            plays += mark_wild(sp, t, sp.face_rank[sp.type_face[t, 0]], allowed, mask)
+    return plays
+
+
+@njit(inline="always")
+def bit_hand_plays(st, g, sp, seat, mask):
+    """``gather_hand_plays`` on bit sets, for decks of at most 64 types without a face
+    below (the classic variant, which registers it): the held candidates are the held
+    types and the match row (``Spec.match_bits``), and each play is stored once. The
+    ``|=`` of the gather read the mask bytes the zeroing had just written, and waited
+    on its stores (half of a legal mask's time)."""
+    color = st.info[g, C.I_COLOR]
+    hand = st.hands[g, seat]
+    held = held_types(hand) & sp.match_bits[color, top_rank(st, g, sp)]
+    plays = np.int64(popcount(held))
+    play = mask[sp.layout[C.L_PLAY]:]
+    slot_of = sp.type_play_slot
+    while held:
+        play[slot_of[trailing_zeros(held)]] = 1
+        held &= held - np.uint64(1)
+    allowed = restricted_allowed(st, g, sp, seat, color)
+    for i in range(sp.wild_types.shape[0]):
+        t = sp.wild_types[i]
+        if t < 0:
+            break
+        if hand[t] > 0:
             plays += mark_wild(sp, t, sp.face_rank[sp.type_face[t, 0]], allowed, mask)
     return plays
 
