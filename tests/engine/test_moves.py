@@ -48,6 +48,25 @@ def test_candidate_rows_hold_exactly_the_types_that_can_match(preset):
             assert {t for t in range(64) if bits >> t & 1} == want, (c, r)
 
 
+def test_held_types_are_the_nonzero_counts():
+    """``bits.held_types`` reads a hand eight counts at a time, the last word
+    overlapping: every length from 1 to 64, counts up to the int8 maximum."""
+    import numba
+    from uno_env.engine.bits import held_types
+    held = numba.njit(lambda hand: held_types(hand))
+    rng = np.random.default_rng(3)
+    for k in range(1, 65):
+        for _ in range(20):
+            hand = np.where(rng.random(k) < 0.3, rng.integers(1, 128, k), 0).astype(np.int8)
+            want = sum(1 << t for t in range(k) if hand[t] > 0)
+            assert int(held(hand)) == want, (k, hand)
+            # a row of a wider array (the engine's hands[g, seat]), not its own buffer
+            rows = np.zeros((3, k), np.int8)
+            rows[1] = hand
+            rows[2] = 1
+            assert int(held(rows[1])) == want
+
+
 def test_the_deck_counts_are_the_decks():
     spec = make_config("classic", 4).spec
     assert spec.deck_tallies[C.T_SLOT:C.T_SLOT + 5].tolist() == [25, 25, 25, 25, 8]
