@@ -53,7 +53,7 @@ from uno_env.engine.faces import is_restricted, rank_draw
 from uno_env.engine.piles import discard_from_hand, draw_cards, to_discard
 from uno_env.engine.plays import holds_color, mark_catch, may_play, set_play_actions
 from uno_env.engine.rounds import go_out, hand_points
-from uno_env.engine.tallies import T_BASE, count_card, off_pile_row
+from uno_env.engine.tallies import count_card, off_pile_row
 from uno_env.engine.turns import (
     NOT_COMMON, begin_decision, challenge_verdict, common_move, finish_turn, mark_uncalled,
     pass_turn, seat_after,
@@ -164,7 +164,7 @@ def legal_mask(st, g, sp, mask):
         # combines with an Ace held (ACE+X, its slot ``Spec.type_ace_slot``)
         color = st.info[g, C.I_COLOR]
         hand = st.hands[g, seat]
-        has_ace = st.info[g, T_BASE + seat * C.NUM_TALLIES + C.T_RANK + C.ACE] > 0
+        has_ace = st.tallies[g, seat, C.T_RANK + C.ACE] > 0
         restricted_ok = sp.rules[C.R_BLUFF] != 0 or not holds_color(st, g, sp, seat, color)
         singles = 0
         combos = 0

@@ -12,9 +12,6 @@ from uno_env.engine.rng import below
 from uno_env.engine.turns import top_type
 from uno_env.engine.variants import DOUBLE_SIDED, SINGLE_SIDED
 
-T_BASE = C.NUM_INFO  # where a game's card counts start in its info row (engine/tallies.py)
-
-
 @by_spec
 def holds_color(st, g, sp, seat, color):
     """Does ``seat`` hold a coloured card of ``color``? (wilds never count)"""
@@ -24,7 +21,7 @@ def holds_color(st, g, sp, seat, color):
 def _holds_color_counted(st, g, sp, seat, color):
     # the hand's cards per colour are kept as cards move (engine/tallies.py)
     if 0 <= color < 4:
-        return st.info[g, T_BASE + seat * C.NUM_TALLIES + C.T_SLOT + color] > 0
+        return st.tallies[g, seat, C.T_SLOT + color] > 0
     return False
 
 

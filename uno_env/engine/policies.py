@@ -281,9 +281,9 @@ def _seen_from_state(st, g, sp, seat, work):
     and the other players' hand sizes by relative seat (``work[W_OPPONENTS:]``, as the
     observation's ``opponent_cards``). Returns the colour slot in force (-1: none)."""
     info = st.info[g]
-    mine = C.NUM_INFO + seat * C.NUM_TALLIES
+    mine = st.tallies[g, seat]
     for s in range(4):
-        work[W_COUNTS + s] = info[mine + C.T_SLOT + s]
+        work[W_COUNTS + s] = mine[C.T_SLOT + s]
     players = sp.rules[C.R_NUM_PLAYERS]
     q = seat
     for r in range(players - 1):
@@ -471,19 +471,19 @@ def _situation_from_state(st, g, sp, seat, obs, work):
     exactly when its rank is below the wild ranks (``tests/engine/test_tallies.py``)."""
     info = st.info[g]
     players = sp.rules[C.R_NUM_PLAYERS]
-    mine = C.NUM_INFO + seat * C.NUM_TALLIES       # the seat's row of the counts
-    off = C.NUM_INFO + players * C.NUM_TALLIES     # the cards off the discard pile
+    mine = st.tallies[g, seat]       # the seat's row of the counts
+    off = st.tallies[g, players]     # the cards off the discard pile
     color = _seen_from_state(st, g, sp, seat, work)
     unseen = 0
     for s in range(5):
-        u = info[off + C.T_SLOT + s] - info[mine + C.T_SLOT + s]
+        u = np.int64(off[C.T_SLOT + s]) - mine[C.T_SLOT + s]
         work[W_BY_COLOR + s] = u
         unseen += u
     # the coloured ranks only: _card_score reads the per-rank counts of coloured cards
     for r in range(C.FIRST_WILD_RANK):
-        held_r = info[mine + C.T_RANK + r]
+        held_r = np.int64(mine[C.T_RANK + r])
         work[W_RANKS_HELD + r] = held_r
-        work[W_BY_RANK + r] = info[off + C.T_RANK + r] - held_r
+        work[W_BY_RANK + r] = off[C.T_RANK + r] - held_r
     held = st.hand_size[g, seat]
     return info[C.I_PHASE], 0, color, info[C.I_DIRECTION] > 0, held, unseen
 

@@ -151,7 +151,8 @@ def clone_row(st, g):
                  st.discard_counts[g:g + 1].copy(), st.info[g:g + 1].copy(),
                  st.scores[g:g + 1].copy(), st.round_points[g:g + 1].copy(),
                  st.rewards[g:g + 1].copy(), st.rng[g:g + 1].copy(),
-                 st.dark_face[g:g + 1].copy(), st.shown[g:g + 1].copy())
+                 st.dark_face[g:g + 1].copy(), st.shown[g:g + 1].copy(),
+                 st.tallies[g:g + 1].copy())
 
 
 @njit(inline="always")

@@ -175,7 +175,7 @@ def tally_breaks(st, g, sp, scratch):
 @tally_breaks.register(*SINGLE_SIDED)
 def _tally_breaks_single(st, g, sp, scratch):
     players = st.hands.shape[1]
-    if st.info.shape[1] != C.NUM_INFO + (players + 1) * C.NUM_TALLIES:
+    if st.tallies.shape[1] != players + 1 or st.tallies.shape[2] != C.NUM_TALLIES:
         return 1 << K_TALLIES
     for row in range(players + 1):
         scratch[:C.NUM_TALLIES] = 0
@@ -185,16 +185,15 @@ def _tally_breaks_single(st, g, sp, scratch):
             slot, rank = type_columns(sp, t)
             scratch[slot] += n
             scratch[rank] += n
-        base = C.NUM_INFO + row * C.NUM_TALLIES
         for k in range(C.NUM_TALLIES):
-            if scratch[k] != st.info[g, base + k]:
+            if scratch[k] != st.tallies[g, row, k]:
                 return 1 << K_TALLIES
     return 0
 
 
 @tally_breaks.register(*DOUBLE_SIDED)
 def _tally_breaks_flip(st, g, sp, scratch):
-    return 0 if st.info.shape[1] == C.NUM_INFO else 1 << K_TALLIES
+    return 0 if st.tallies.shape[2] == 0 else 1 << K_TALLIES
 
 
 @njit

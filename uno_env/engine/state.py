@@ -2,7 +2,7 @@
 
 A single game is simply a batch of one. Shapes use ``B`` games, ``P`` players, ``K`` card
 types of the deck and ``N`` cards in the deck. Per game (classic, 4 players) this is
-about 1.6 KB (0.6 KB of it the card counts in ``info``); see ``state_nbytes``.
+about 1.2 KB; see ``state_nbytes``.
 
 =================  ================  ===================================================
 field              dtype, shape      holds
@@ -14,9 +14,7 @@ field              dtype, shape      holds
 ``discard``        int16[B, N]       card types, bottom first; the top is at
                                      ``info[g, I_DISCARD_LEN] - 1``
 ``discard_counts`` int8[B, K]       copies of each type in the discard pile (public)
-``info``           int32[B, I]       per-game scalars, slots ``I_*`` of ``codes``;
-                                     then, on single-sided decks, the card counts
-                                     kept as cards move (``engine/tallies.py``)
+``info``           int32[B, I]       per-game scalars, slots ``I_*`` of ``codes``
 ``scores``         int32[B, P]       match totals
 ``round_points``   int32[B, P]       points of the last round that ended
 ``rewards``        float32[B, P]     rewards produced by the last step
@@ -27,6 +25,9 @@ field              dtype, shape      holds
 ``shown``          int8[B, K]        the hand a challenge last showed its challenger
                                      (docs/rules.md 2.5): seat ``info[g, I_SHOWN_BY]``'s,
                                      as shown to ``info[g, I_SHOWN_TO]``
+``tallies``        int8[B, P + 1, T] the card counts kept as cards move, per hand and
+                                     off the discard pile (``engine/tallies.py``);
+                                     ``int8[B, P + 1, 0]`` in UNO Flip
 =================  ================  ===================================================
 
 A ``Spec`` (one class per variant) holds the read-only tables of one (deck, rules,
@@ -54,7 +55,7 @@ from uno_env.engine.variants import BY_NAME, DOUBLE_SIDED, SINGLE_SIDED, SPEC_FI
 
 State = namedtuple("State", ["hands", "hand_size", "draw_pile", "discard",
                              "discard_counts", "info", "scores", "round_points", "rewards",
-                             "rng", "dark_face", "shown"])
+                             "rng", "dark_face", "shown", "tallies"])
 
 #: variant name (``uno_env.rules.Rules.variant``) -> its Spec class; the classes, the
 #: tables they hold (``SPEC_FIELDS``) and the single- and double-sided groups are made by
@@ -67,22 +68,23 @@ ClassicSpec, HouseSpec, FlipSpec, OnePieceSpec = (
 def allocate(batch: int, num_players: int, num_types: int, num_cards: int,
              double_sided: bool = False) -> State:
     """Zeroed state arrays for ``batch`` games (deal them with ``core.reset_game``);
-    ``double_sided`` (UNO Flip) gives each game its own ``dark_face`` row; a
-    single-sided deck's ``info`` rows hold its card counts too (``engine/tallies.py``)."""
+    ``double_sided`` (UNO Flip) gives each game its own ``dark_face`` row, and no card
+    counts (``engine/tallies.py``)."""
     return State(
         hands=np.zeros((batch, num_players, num_types), np.int8),
         hand_size=np.zeros((batch, num_players), np.int16),
         draw_pile=np.zeros((batch, num_cards), np.int16),
         discard=np.zeros((batch, num_cards), np.int16),
         discard_counts=np.zeros((batch, num_types), np.int8),
-        info=np.zeros((batch, C.NUM_INFO + (0 if double_sided else
-                                            (num_players + 1) * C.NUM_TALLIES)), np.int32),
+        info=np.zeros((batch, C.NUM_INFO), np.int32),
         scores=np.zeros((batch, num_players), np.int32),
         round_points=np.zeros((batch, num_players), np.int32),
         rewards=np.zeros((batch, num_players), np.float32),
         rng=np.zeros(batch, np.uint64),
         dark_face=np.zeros((batch, num_types if double_sided else 0), np.int16),
         shown=np.zeros((batch, num_types), np.int8),
+        tallies=np.zeros((batch, num_players + 1, 0 if double_sided else C.NUM_TALLIES),
+                         np.int8),
     )
 
 

@@ -1,6 +1,6 @@
 """Card counts kept up to date as cards move: each hand's cards per colour and per rank,
-and the deck's cards not on the discard pile, counted the same way. They live at the end
-of each game's ``info`` row (``State.info[g, T_BASE:]``, ``T_BASE = codes.NUM_INFO``).
+and the deck's cards not on the discard pile, counted the same way: ``State.tallies``,
+int8 (no count of a deck reaches 128).
 
 An agent that counts cards (the heuristic, and through it every search rollout) needs,
 at each decision, its cards per colour and rank and the cards it has not seen per colour
@@ -11,14 +11,14 @@ A table of ``P + 1`` rows of ``NUM_TALLIES`` columns, row by row: ``T_SLOT + s``
 colour slot ``s`` (the colour modulo 4; slot 4: wild faces, which have no colour),
 ``T_RANK + r`` for rank ``r``. Rows: one per seat (its hand), then row ``P`` (the number
 of players): every card of the deck that is not on the discard pile. A seat has not seen
-``row P - its row``: the cards outside its hand and the discard pile. (In ``info``
-rather than an array of their own: every kernel that is not inlined receives the state's
-arrays member by member, and one more array made random play in ``EverySeatBatch`` about a
-quarter slower.)
+``row P - its row``: the cards outside its hand and the discard pile. (They were once
+int32 slots at the end of ``info``, when every kernel received the state's arrays one by
+one and another array cost time; with the state passed by reference an array of its own
+costs nothing, and as int8 a game's five rows take three cache lines instead of ten.)
 
 Single-sided decks only. In UNO Flip a card's colour and rank depend on the side in play
-(and the match's pairing), so ``info`` has no table there and ``count_card`` and
-``recount`` do nothing; Flip's heuristic counts from its observation.
+(and the match's pairing), so ``State.tallies`` has no columns there and
+``count_card`` and ``recount`` do nothing; Flip's heuristic counts from its observation.
 
 Every kernel that moves a card into or out of a hand or the discard pile calls
 ``count_card``; a deal starts from ``start_counts`` and counts the cards it deals; one
@@ -31,7 +31,7 @@ from uno_env.engine.jit import by_spec, njit
 from uno_env.engine import codes as C
 from uno_env.engine.variants import DOUBLE_SIDED, SINGLE_SIDED
 
-T_SLOT, T_RANK, T_BASE = C.T_SLOT, C.T_RANK, C.NUM_INFO
+T_SLOT, T_RANK = C.T_SLOT, C.T_RANK
 
 
 @njit(inline="always")
@@ -53,9 +53,8 @@ def type_columns(sp, t):
 def add_type(st, g, sp, row, t, n):
     """Count ``n`` more cards of type ``t`` in ``row`` (single-sided decks)."""
     slot, rank = type_columns(sp, t)
-    base = T_BASE + row * C.NUM_TALLIES
-    st.info[g, base + slot] += n
-    st.info[g, base + rank] += n
+    st.tallies[g, row, slot] += n
+    st.tallies[g, row, rank] += n
 
 
 @by_spec
@@ -83,10 +82,11 @@ def start_counts(st, g, sp):
 @start_counts.register(*SINGLE_SIDED)
 def _start_single_sided(st, g, sp):
     players = st.hands.shape[1]
-    st.info[g, T_BASE:T_BASE + players * C.NUM_TALLIES] = 0
-    base = T_BASE + players * C.NUM_TALLIES
+    for p in range(players):
+        for i in range(C.NUM_TALLIES):
+            st.tallies[g, p, i] = 0
     for i in range(C.NUM_TALLIES):
-        st.info[g, base + i] = sp.deck_tallies[i]
+        st.tallies[g, players, i] = sp.deck_tallies[i]
 
 
 @start_counts.register(*DOUBLE_SIDED)
@@ -103,19 +103,17 @@ def recount(st, g, sp):
 def _recount_single_sided(st, g, sp):
     start_counts(st, g, sp)
     players = st.hands.shape[1]
-    off = T_BASE + players * C.NUM_TALLIES
     for t in range(sp.type_count.shape[0]):
         slot, rank = type_columns(sp, t)
         # every seat's count added, zero or not: whether a type is held is a coin toss
         # for the branch predictor (the search recounts after every determinization)
         for p in range(players):
             n = st.hands[g, p, t]
-            base = T_BASE + p * C.NUM_TALLIES
-            st.info[g, base + slot] += n
-            st.info[g, base + rank] += n
+            st.tallies[g, p, slot] += n
+            st.tallies[g, p, rank] += n
         d = st.discard_counts[g, t]
-        st.info[g, off + slot] -= d
-        st.info[g, off + rank] -= d
+        st.tallies[g, players, slot] -= d
+        st.tallies[g, players, rank] -= d
 
 
 @recount.register(*DOUBLE_SIDED)
@@ -124,18 +122,15 @@ def _recount_nothing(st, g, sp):
 
 
 def tallies(st, g) -> np.ndarray:
-    """Game ``g``'s counts as a ``(P + 1, NUM_TALLIES)`` view of its ``info`` row
-    (empty in UNO Flip): for Python code and tests."""
-    rows = st.hands.shape[1] + 1
-    if st.info.shape[1] == T_BASE:
-        return st.info[g, T_BASE:].reshape(rows, 0)
-    return st.info[g, T_BASE:].reshape(rows, C.NUM_TALLIES)
+    """Game ``g``'s counts, ``(P + 1, NUM_TALLIES)`` (``(P + 1, 0)`` in UNO Flip): a view
+    of ``State.tallies``, for Python code and tests."""
+    return st.tallies[g]
 
 
 def recount_state(st, g, sp) -> None:
     """``recount`` from Python, for code that writes hands or the discard pile there
     (``Game``'s scenarios, the contract suite's hidden-card changes)."""
-    if st.info.shape[1] == T_BASE:
+    if st.tallies.shape[2] == 0:
         return
     face = sp.type_face[:, 0]
     color = sp.face_color[face]

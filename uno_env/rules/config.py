@@ -107,6 +107,7 @@ def deck_tallies(color, rank, count) -> np.ndarray:
     out = np.zeros(C.NUM_TALLIES, np.int32)
     np.add.at(out, C.T_SLOT + np.where(color < C.NO_COLOR, color % 4, 4), count)
     np.add.at(out, C.T_RANK + rank, count)
+    assert out.max() < 128, "State.tallies are int8"
     return out
 
 
