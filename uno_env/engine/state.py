@@ -9,9 +9,9 @@ field              dtype, shape      holds
 =================  ================  ===================================================
 ``hands``          int8[B, P, K]     copies of each card type in each hand
 ``hand_size``      int16[B, P]       cards in each hand (the sum of ``hands``)
-``draw_pile``      int16[B, N]       card types, bottom first; the top is at
+``draw_pile``      int8[B, N]        card types, bottom first; the top is at
                                      ``info[g, I_DRAW_LEN] - 1``
-``discard``        int16[B, N]       card types, bottom first; the top is at
+``discard``        int8[B, N]        card types, bottom first; the top is at
                                      ``info[g, I_DISCARD_LEN] - 1``
 ``discard_counts`` int8[B, K]       copies of each type in the discard pile (public)
 ``info``           int32[B, I]       per-game scalars, slots ``I_*`` of ``codes``
@@ -70,11 +70,14 @@ def allocate(batch: int, num_players: int, num_types: int, num_cards: int,
     """Zeroed state arrays for ``batch`` games (deal them with ``core.reset_game``);
     ``double_sided`` (UNO Flip) gives each game its own ``dark_face`` row, and no card
     counts (``engine/tallies.py``)."""
+    if num_types > 127:
+        raise ValueError(f"a deck of {num_types} card types: the piles hold types as int8")
     return State(
         hands=np.zeros((batch, num_players, num_types), np.int8),
         hand_size=np.zeros((batch, num_players), np.int16),
-        draw_pile=np.zeros((batch, num_cards), np.int16),
-        discard=np.zeros((batch, num_cards), np.int16),
+        # card types as int8: a pile's top is a cache miss of every step in a batch
+        draw_pile=np.zeros((batch, num_cards), np.int8),
+        discard=np.zeros((batch, num_cards), np.int8),
         discard_counts=np.zeros((batch, num_types), np.int8),
         info=np.zeros((batch, C.NUM_INFO), np.int32),
         scores=np.zeros((batch, num_players), np.int32),
