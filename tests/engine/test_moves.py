@@ -49,22 +49,27 @@ def test_candidate_rows_hold_exactly_the_types_that_can_match(preset):
 
 
 def test_held_types_are_the_nonzero_counts():
-    """``bits.held_types`` reads a hand eight counts at a time, the last word
-    overlapping: every length from 1 to 64, counts up to the int8 maximum."""
+    """``bits.held_types`` and ``held_range`` read a row eight counts at a time, the
+    last word overlapping: every length from 1 to 130 (UNO Flip's rows are 112 long),
+    counts up to the int8 maximum, rows of a wider array."""
     import numba
-    from uno_env.engine.bits import held_types
+    from uno_env.engine.bits import held_range, held_types
     held = numba.njit(lambda hand: held_types(hand))
+    held_from = numba.njit(lambda row, start: held_range(row, start))
     rng = np.random.default_rng(3)
-    for k in range(1, 65):
-        for _ in range(20):
+    for k in range(1, 131):
+        for _ in range(10):
             hand = np.where(rng.random(k) < 0.3, rng.integers(1, 128, k), 0).astype(np.int8)
-            want = sum(1 << t for t in range(k) if hand[t] > 0)
-            assert int(held(hand)) == want, (k, hand)
             # a row of a wider array (the engine's hands[g, seat]), not its own buffer
-            rows = np.zeros((3, k), np.int8)
+            rows = np.ones((3, k), np.int8)
             rows[1] = hand
-            rows[2] = 1
-            assert int(held(rows[1])) == want
+            for row in (hand, rows[1]):
+                for start in range(0, k, 64):
+                    want = sum(1 << j for j in range(min(k - start, 64))
+                               if row[start + j] > 0)
+                    assert int(held_from(row, start)) == want, (k, start, row)
+                if k <= 64:
+                    assert int(held(row)) == sum(1 << t for t in range(k) if row[t] > 0)
 
 
 def test_the_deck_counts_are_the_decks():

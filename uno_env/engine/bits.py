@@ -1,5 +1,5 @@
-"""Bit tricks on uint64 sets of card types (bit ``t``: type ``t``), for decks of at most
-64 types."""
+"""Bit tricks on uint64 sets of card types (bit ``t``: type ``t``): a hand's held types
+for decks of at most 64 types (``held_types``), or 64 at a time (``held_range``)."""
 import numpy as np
 from llvmlite import ir
 from numba.core import config, types
@@ -64,24 +64,38 @@ def _held_bytes(word):
 
 
 @njit(inline="always")
+def _held_range(row, start):
+    """Bit ``j`` set iff ``row[start + j] > 0``, for the up to 64 entries from ``start``
+    of a contiguous int8 row of counts 0 .. 127. Eight counts a step (``_held_bytes``),
+    the last word overlapping the one before: no branch on a count, no lane-by-lane
+    shifts."""
+    n = min(row.shape[0] - start, 64)
+    bits = np.uint64(0)
+    if n < 8:
+        for j in range(n):
+            bits |= np.uint64(row[start + j] > 0) << np.uint64(j)
+        return bits
+    for j in range(0, n - 7, 8):
+        bits |= _held_bytes(load_u64(row, start + j)) << np.uint64(j)
+    return bits | (_held_bytes(load_u64(row, start + n - 8)) << np.uint64(n - 8))
+
+
+@njit(inline="always")
 def _held_types(hand):
     """The types ``hand`` (a contiguous int8[K] of counts 0 .. 127, K <= 64) holds at
-    least one card of, as bits. Eight counts a step (``_held_bytes``), the last word
-    overlapping the one before: no branch on a count, no lane-by-lane shifts."""
-    k = hand.shape[0]
-    bits = np.uint64(0)
-    if k < 8:
-        for t in range(k):
-            bits |= np.uint64(hand[t] > 0) << np.uint64(t)
-        return bits
-    for w in range(0, k - 7, 8):
-        bits |= _held_bytes(load_u64(hand, w)) << np.uint64(w)
-    return bits | (_held_bytes(load_u64(hand, k - 8)) << np.uint64(k - 8))
+    least one card of, as bits."""
+    return _held_range(hand, 0)
+
+
+def _held_range_python(row, start):
+    return np.uint64(sum(1 << j for j in range(min(len(row) - start, 64))
+                         if row[start + j] > 0))
 
 
 def _held_types_python(hand):
-    return np.uint64(sum(1 << t for t in range(len(hand)) if hand[t] > 0))
+    return _held_range_python(hand, 0)
 
 
-#: as ``popcount``: the Python twin in plain Python
+#: as ``popcount``: the Python twins in plain Python
+held_range = _held_range_python if config.DISABLE_JIT else _held_range
 held_types = _held_types_python if config.DISABLE_JIT else _held_types

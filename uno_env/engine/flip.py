@@ -34,9 +34,12 @@ Readings where the rules are silent (the project's; also in docs/rules.md sectio
   naming a colour with ``color:X`` when the new top card is a wild).
 - A match keeps its pairing in every round; each round starts on the light side.
 """
+import numpy as np
+
 from uno_env.engine.jit import njit
 from uno_env.engine import codes as C
 from uno_env.engine import faces
+from uno_env.engine.bits import held_range, trailing_zeros
 from uno_env.engine.faces import face, is_restricted, other_face, rank_draw
 from uno_env.engine.piles import discard_from_hand, draw_cards
 from uno_env.engine.plays import holds_color, may_play, official_legal_mask, top_rank
@@ -228,12 +231,21 @@ def observe_fields(st, g, sp, seat, out):
     out_dark = out[o:o + k]  # a view: stored as vectors (engine/observe.py)
     for t in range(k):
         out_dark[t] = (1 + dark[t]) if hand[t] > 0 else 0
+    # the opponents' backs and the dark faces played: only the types present, 64 at a
+    # time as bit sets (a hand holds a tenth of the 112 types; adding every type's
+    # count, mostly 0, was half of a step of EverySeatBatch)
+    side = st.info[g, C.I_SIDE]
     o = sp.obs_at[C.O_OPPONENT_BACKS]
     for r in range(1, num_players):
         q = (seat + r) % num_players
-        cards = st.hands[g, q]
-        for t in range(k):
-            out[o + other_face(st, g, sp, t)] += cards[t]
+        cards, backs = st.hands[g, q], out[o:o + nf]
+        for start in range(0, k, 64):
+            held = held_range(cards, start)
+            while held:
+                t = start + np.int64(trailing_zeros(held))
+                held &= held - np.uint64(1)
+                # the side not in play (faces.other_face)
+                backs[dark[t] if side == 0 else sp.type_face[t, 0]] += cards[t]
         o += nf
     n = st.info[g, C.I_DRAW_LEN]
     if n > 0:
@@ -241,9 +253,13 @@ def observe_fields(st, g, sp, seat, out):
     if st.info[g, C.I_DISCARD_LEN] > 0:
         out[sp.obs_at[C.O_TOP_OTHER] + other_face(st, g, sp, top_type(st, g))] = 1.0
     o = sp.obs_at[C.O_PLAYED_DARK]
-    played = st.discard_counts[g]
-    for t in range(k):
-        out[o + dark[t]] += played[t]
+    played, played_dark = st.discard_counts[g], out[o:o + nf]
+    for start in range(0, k, 64):
+        held = held_range(played, start)
+        while held:
+            t = start + np.int64(trailing_zeros(held))
+            held &= held - np.uint64(1)
+            played_dark[dark[t]] += played[t]
 
 
 # docs/rules.md 5: Flip's restricted wilds are the W2 (light) and the WC (dark)
