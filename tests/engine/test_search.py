@@ -139,3 +139,25 @@ def test_determinize_rejects_a_bad_seat():
         g.determinize(2)
     with pytest.raises(ValueError, match="seat must be"):
         g.determinize(True)
+
+
+@pytest.mark.parametrize("preset", ["classic", "flip"])
+def test_the_searchs_state_copy_copies_every_field(preset):
+    """``search.copy_into`` resets a rollout's working state to the root before each
+    rollout: every field of ``State`` must come across (a field it forgot, the card
+    counts, once let every rollout after the first play from stale counts)."""
+    from uno_env.engine.jit import python_callable
+    from uno_env.engine.search import copy_into
+    from uno_env.engine.state import State
+    a, b = Game(preset, 4, seed=3), Game(preset, 4, seed=4)
+    for g, moves in ((a, 7), (b, 12)):
+        rng = np.random.default_rng(moves)
+        for _ in range(moves):
+            legal = g.legal_actions()
+            g.step(int(legal[rng.integers(len(legal))]))
+    src = State(*(x.copy() for x in a._state))
+    dst = State(*(x.copy() for x in b._state))
+    assert any(not np.array_equal(x, y) for x, y in zip(src, dst) if x.size)
+    python_callable(copy_into)(src, dst)
+    for name, x, y in zip(State._fields, src, dst):
+        np.testing.assert_array_equal(x, y, err_msg=name)

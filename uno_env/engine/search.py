@@ -179,6 +179,9 @@ def copy_into(src, dst):
     dst.rng[0] = src.rng[0]
     _copy_row(src.dark_face, dst.dark_face)
     _copy_row(src.shown, dst.shown)
+    for r in range(src.tallies.shape[1]):
+        for c in range(src.tallies.shape[2]):
+            dst.tallies[0, r, c] = src.tallies[0, r, c]
 
 
 @njit
