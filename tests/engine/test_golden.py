@@ -88,6 +88,15 @@ def _learner_hash(preset, players, opponents, **rules) -> str:
     return _digest(*parts)
 
 
+def _search_hash(preset, players) -> str:
+    """A searching seat (``mcts``) among heuristics: its rollouts copy and determinize
+    the state (a field left out of the copy once changed every search game)."""
+    from uno_env.evaluation.simulation import simulate
+    agents = ("mcts:30",) + ("heuristic",) * (players - 1)
+    r = simulate(preset, players, agents=agents, num_games=12, seed=2026, threads=1)
+    return _digest(r.winner, r.turns, r.steps, r.points)
+
+
 def _game_hash(preset, players, **rules) -> str:
     from uno_env.envs.game import Game
     rng = np.random.default_rng(13)
@@ -122,6 +131,8 @@ def cases() -> dict[str, tuple]:
             out[f"learner/{preset}/2p/random"] = (_learner_hash, (preset, 2, "random"), {})
         out[f"game/{preset}/{2 if preset != 'teams' else 4}p"] = (
             _game_hash, (preset, 2 if preset != "teams" else 4), {})
+    for preset in ("classic", "flip"):
+        out[f"search/{preset}/4p/mcts"] = (_search_hash, (preset, 4), {})
     for preset, players, rules in RULE_CASES:
         flags = ",".join(f"{k}={v}" for k, v in sorted(rules.items()))
         out[f"simulate/{preset}/{players}p/mixed/{flags}"] = (
