@@ -345,3 +345,38 @@ def test_evaluate_counts_wins_of_a_known_agent():
     vs_self = evaluate(agent, "heuristic", 400, "classic", 2, seed=1)
     assert 0.4 < vs_self["win_rate"] < 0.6
     assert vs_self["games"] == 400 and vs_self["wins"] + vs_self["truncated"] <= 400
+
+
+def test_a_python_opponents_actions_of_the_wrong_shape_are_refused():
+    """The step's entry point reads the opponents' actions as int64[n] without numba's
+    type checks: a column (n, 1), as ``argmax(keepdims=True)`` gives, is refused."""
+    greedy = GreedyAgent(LearnerBatch(1, "classic", 2).config)
+
+    class Column:
+        def act_batch(self, obs, mask):
+            return greedy.act_batch(obs, mask)[:, None]
+
+    batch = LearnerBatch(3, "classic", 2, opponents=[Column()], seed=1)
+    with pytest.raises(ValueError, match=r"act_batch returned actions of shape \(\d+, 1\)"):
+        batch.reset()
+        for _ in range(20):
+            batch.step(batch.mask.argmax(axis=1))
+
+
+def test_batches_pickle_and_step_on_the_same():
+    """Ray and multiprocessing send environments by pickle; the bound entry point is
+    dropped and bound again on the next call."""
+    import pickle
+    from uno_env.envs.every_seat import EverySeatBatch
+    for make in (lambda: EverySeatBatch(3, seed=2),
+                 lambda: LearnerBatch(3, opponents="heuristic", seed=2)):
+        batch = make()
+        batch.reset()
+        mask = batch.mask if isinstance(batch, LearnerBatch) else batch._mask
+        batch.step(mask.argmax(axis=1))
+        copy = pickle.loads(pickle.dumps(batch))
+        for _ in range(30):
+            mask = batch.mask if isinstance(batch, LearnerBatch) else batch._mask
+            actions = mask.argmax(axis=1)
+            for x, y in zip(batch.step(actions), copy.step(actions.copy())):
+                np.testing.assert_array_equal(x, y)

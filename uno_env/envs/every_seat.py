@@ -125,6 +125,11 @@ class EverySeatBatch:
         self.observation_space = None if self.obs_dtype is None else space
         self.action_space = cfg.action_space
 
+    def __getstate__(self):
+        # the bound entry point is compiled code, which does not pickle: bound again
+        # on the first call after unpickling
+        return {**self.__dict__, "_bound": None}
+
     @property
     def state_bytes_per_game(self) -> int:
         return state_nbytes(self._state)

@@ -228,6 +228,11 @@ class LearnerBatch:
         self._rows_kernel = kernels(cfg.variant).learner_rows
         self._ready = False
 
+    def __getstate__(self):
+        # the bound entry point is compiled code, which does not pickle: bound again
+        # on the first call after unpickling
+        return {**self.__dict__, "_bound": None}
+
     def _call(self, op, arg=0, rows=None, actions=None, obs=None, mask=None) -> int:
         """One ``engine.learner.learner_kernel`` operation (unused arrays are empty), or
         with a search opponent the same operation of ``engine.search.search_kernel``."""
@@ -373,6 +378,9 @@ class LearnerBatch:
                 self._call(K.OP_EXTERNAL_OBSERVE, rows=rows, obs=obs, mask=mask)
                 agent = self.external_agents[j]
                 actions = np.ascontiguousarray(agent.act_batch(obs, mask), np.int64)
+                if actions.shape != rows.shape:  # the entry point reads exactly int64[n]
+                    raise ValueError(f"opponent {agent!r}: act_batch returned actions of "
+                                     f"shape {actions.shape}, expected ({len(rows)},)")
                 bad = self._call(K.OP_EXTERNAL_STEP, rows=rows, actions=actions, mask=mask)
                 if bad >= 0:
                     raise RuntimeError(f"opponent {agent!r} chose illegal action "

@@ -107,7 +107,9 @@ def deck_tallies(color, rank, count) -> np.ndarray:
     out = np.zeros(C.NUM_TALLIES, np.int32)
     np.add.at(out, C.T_SLOT + np.where(color < C.NO_COLOR, color % 4, 4), count)
     np.add.at(out, C.T_RANK + rank, count)
-    assert out.max() < 128, "State.tallies are int8"
+    if out.max() > 127:
+        raise ValueError(f"a deck with {int(out.max())} cards of one colour or rank: the "
+                         f"state counts them as int8 (at most 127)")
     return out
 
 
