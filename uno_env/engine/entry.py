@@ -96,6 +96,24 @@ class _Announced:
         return bind(self.dispatcher, *example_args)
 
 
+class BoundEntry:
+    """An entry point called without numba's type dispatch: compiled (or loaded) for the
+    argument types of its first call, which every later call must repeat (the batches
+    pass the same arrays each step). It pickles as the entry point alone, since compiled
+    code does not pickle; the copy binds again on its first call."""
+
+    def __init__(self, entry: _Announced):
+        self.entry, self._call = entry, None
+
+    def __call__(self, *args):
+        if self._call is None:
+            self._call = self.entry.bind(*args)
+        return self._call(*args)
+
+    def __getstate__(self):
+        return {"entry": self.entry, "_call": None}
+
+
 @functools.lru_cache(maxsize=None)
 def kernels(variant: str) -> SimpleNamespace:
     """The entry points of one variant (``Rules.variant``), as attributes named as in

@@ -12,6 +12,7 @@ from uno_env.engine.rng import below
 from uno_env.engine.turns import top_type
 from uno_env.engine.variants import DOUBLE_SIDED, SINGLE_SIDED
 
+
 @by_spec
 def holds_color(st, g, sp, seat, color):
     """Does ``seat`` hold a coloured card of ``color``? (wilds never count)"""

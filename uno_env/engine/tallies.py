@@ -82,9 +82,7 @@ def start_counts(st, g, sp):
 @start_counts.register(*SINGLE_SIDED)
 def _start_single_sided(st, g, sp):
     players = st.hands.shape[1]
-    for p in range(players):
-        for i in range(C.NUM_TALLIES):
-            st.tallies[g, p, i] = 0
+    st.tallies[g, :players] = 0
     for i in range(C.NUM_TALLIES):
         st.tallies[g, players, i] = sp.deck_tallies[i]
 

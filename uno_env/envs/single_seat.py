@@ -75,7 +75,7 @@ from uno_env.rules.config import make_config
 from uno_env.engine import codes as C
 from uno_env.engine import learner as K
 from uno_env.engine.batch import STAT_SLOTS
-from uno_env.engine.entry import kernels
+from uno_env.engine.entry import BoundEntry, kernels
 from uno_env.engine.policies import AGENT_CODES
 from uno_env.engine.search import MCTS_BASE, OP_LEARNER, SEARCH_SALT, agent_code, idle_arguments
 from uno_env.engine.state import allocate
@@ -212,8 +212,8 @@ class LearnerBatch:
                                                 self.layout.size)[0]
             self._no_codes = np.zeros(1, np.int64)
         else:
-            self._kernel = kernels(cfg.variant).learner
-        self._bound = None               # the learner entry point for these arrays (_call)
+            # called without numba's type dispatch (engine.entry.BoundEntry)
+            self._kernel = BoundEntry(kernels(cfg.variant).learner)
         if threads is None:
             threads = max(1, min(cores, self.num_envs // ROWS_PER_THREAD))
         #: the threads a step uses (one with a search opponent)
@@ -228,11 +228,6 @@ class LearnerBatch:
         self._rows_kernel = kernels(cfg.variant).learner_rows
         self._ready = False
 
-    def __getstate__(self):
-        # the bound entry point is compiled code, which does not pickle: bound again
-        # on the first call after unpickling
-        return {**self.__dict__, "_bound": None}
-
     def _call(self, op, arg=0, rows=None, actions=None, obs=None, mask=None) -> int:
         """One ``engine.learner.learner_kernel`` operation (unused arrays are empty), or
         with a search opponent the same operation of ``engine.search.search_kernel``."""
@@ -246,11 +241,8 @@ class LearnerBatch:
                                 self.config.spec, self._no_codes, seed, arg, STAT_SLOTS,
                                 self._search_rng, self._belief, actions,
                                 *self._idle_outputs, self._lb, rows, obs, mask)
-        args = (op, self._state, self.config.spec, self._lb, seed, int(arg), rows, actions,
-                obs, mask)
-        if self._bound is None:  # then called without numba's type dispatch (every_seat)
-            self._bound = self._kernel.bind(*args)
-        return self._bound(*args)
+        return self._kernel(op, self._state, self.config.spec, self._lb, seed, int(arg), rows,
+                            actions, obs, mask)
 
     # --- views of the buffers (reused between calls) ------------------------------------
     @property
