@@ -12,6 +12,17 @@ PPO, ``agents.exit`` with expert iteration on the search's decisions).
 The greedy and heuristic agents call the numba policy kernels of
 ``uno_env.engine.policies`` that ``uno_env.evaluation.simulation.simulate`` runs, so an agent here and
 ``simulate(agents=(agent.kernel, ...))`` play identically.
+
+==================  ==============================================================
+module              holds
+==================  ==============================================================
+``baselines``       ``random``, ``greedy``, ``heuristic`` and ``make_agent``
+``search``          ``MCTSAgent``: the ``mcts`` search attached to a ``Game``
+``search_values``   the flat search's value of every legal move
+``ppo``             ``PPOAgent``: a policy network run in numpy (the shipped models)
+``train``           PPO training with MaskablePPO (the ``rl`` extra)
+``exit``            expert iteration: the search's decisions as a network's targets
+==================  ==============================================================
 """
 from agents.baselines import (AGENTS, Agent, GreedyAgent, HeuristicAgent, RandomAgent,
                               make_agent)

@@ -302,7 +302,7 @@ def make_network(config, hidden=(256, 256), seed: int = 0, advice: float | None 
     """A torch policy-value MLP for ``config`` (its input scaled as the PPO models').
 
     ``advice`` (a number): a residual network over the heuristic, as ``uno-bench train
-    --advice heuristic`` (``uno_env.envs.sb3.AdvisedPolicy``): the input ends with a
+    --advice heuristic`` (``uno_env.integrations.sb3.AdvisedPolicy``): the input ends with a
     one-hot of the heuristic's move, which the policy layer reads again past the hidden
     layers, starting at ``advice`` times the identity, so the untrained network plays
     the heuristic's move and training learns where the search leaves it. None: a plain
@@ -310,7 +310,7 @@ def make_network(config, hidden=(256, 256), seed: int = 0, advice: float | None 
     import torch
     from torch import nn
 
-    from uno_env.envs.scaling import config_scale
+    from uno_env.integrations.scaling import config_scale
 
     torch.manual_seed(int(seed))
     d, a = config.layout.obs_size, config.layout.size

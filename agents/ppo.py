@@ -7,11 +7,11 @@ A model file is a ``.npz`` holding the policy's layers (``w0, b0, w1, b1, ...``,
 pair giving one logit per action), the observation ``scale`` the network multiplies its
 input by, and a JSON ``meta`` record (preset, players, rule overrides, sizes, training
 details); an UNO Flip model may add ``dark_table`` and ``meta["dark"]``, the features it
-appends for the dark faces of the cards held (``uno_env.envs.scaling.dark_face_table``). A model
+appends for the dark faces of the cards held (``uno_env.integrations.scaling.dark_face_table``). A model
 trained with advice (``meta["advice"]``, an agent name: ``uno-bench train --advice
 heuristic``) reads one more input per action: a one-hot of the move that agent would make
 in the same position (``advice_features``), appended to the observation before scaling
-and again to the last hidden layer's output (``uno_env.envs.sb3.AdvisedPolicy``); such a model
+and again to the last hidden layer's output (``uno_env.integrations.sb3.AdvisedPolicy``); such a model
 needs the action mask to compute its logits. Playing needs only numpy: no
 torch, no Stable-Baselines3. The agent picks the legal action with the highest logit
 (``deterministic=True``, the default) or samples from the masked softmax.
@@ -27,7 +27,7 @@ import numpy as np
 from agents.baselines import Agent, _split
 from uno_env.rules.config import make_config
 from uno_env.envs.legacy import legacy_size
-from uno_env.envs.scaling import dark_face_features
+from uno_env.integrations.scaling import dark_face_features
 
 from uno_env.envs.agent_registry import POLICY_FORMAT as FORMAT  # noqa: E402
 MODELS_DIR = Path(__file__).with_name("models")
@@ -77,7 +77,7 @@ class PPOAgent(Agent):
                        for w, b in layers]
         self.scale = np.asarray(scale, np.float32)
         self.meta = dict(meta)
-        #: UNO Flip: the dark-face features (``uno_env.envs.scaling.dark_face_table``) of
+        #: UNO Flip: the dark-face features (``uno_env.integrations.scaling.dark_face_table``) of
         #: ``hand_dark`` at observation slice ``meta["dark"]``; None when not used
         self.dark_table = None if dark_table is None else np.asarray(dark_table, np.float32)
         self._dark = None if self.dark_table is None else slice(*self.meta["dark"])
@@ -144,10 +144,10 @@ class PPOAgent(Agent):
     @classmethod
     def from_sb3(cls, model, config, **meta):
         """The policy of a trained sb3-contrib ``MaskablePPO`` (MLP policy with the
-        ``uno_env.envs.sb3`` features extractor) for ``config``; ``meta`` entries go to the
+        ``uno_env.integrations.sb3`` features extractor) for ``config``; ``meta`` entries go to the
         file's record (``name=`` names the agent). Save it for the benchmark::
 
-            model = MaskablePPO("MlpPolicy", venv, **uno_env.envs.sb3.ppo_kwargs(venv))
+            model = MaskablePPO("MlpPolicy", venv, **uno_env.integrations.sb3.ppo_kwargs(venv))
             model.learn(1_000_000)
             PPOAgent.from_sb3(model, venv.config, name="mine").save("mine.npz")
             # uno-bench benchmark --agent mine.npz --track classic-2p

@@ -1,5 +1,5 @@
 """Train a ``PPOAgent`` with sb3-contrib's ``MaskablePPO`` on the numba training env
-(``uno_env.envs.sb3.UnoVecEnv``): ``train(...)`` here, ``uno-bench train`` on the command line.
+(``uno_env.integrations.sb3.UnoVecEnv``): ``train(...)`` here, ``uno-bench train`` on the command line.
 Needs the ``rl`` extra (``pip install torch==2.13.0 && pip install -e ".[rl]"``).
 
 The output directory holds:
@@ -28,7 +28,7 @@ network gets one more input per action, a one-hot of the move the agent would ma
 the same position (``advised``, a wrapper of the training env;
 ``agents.ppo.advice_features``), and its action layer reads that one-hot directly, adding
 ``advice_weight`` to the advised move's logit from the start
-(``uno_env.envs.sb3.AdvisedPolicy``). PPO thus starts from a policy that follows the adviser
+(``uno_env.integrations.sb3.AdvisedPolicy``). PPO thus starts from a policy that follows the adviser
 (and ``imitate`` of the same agent makes it follow it almost always), so a model that
 beats the adviser has learned where to depart from it. The saved policy records the
 adviser and computes its move when it plays.
@@ -147,7 +147,7 @@ class TrainSettings:
     opponents: object = "heuristic"
     seed: int = 0
     num_envs: int = 128
-    #: PPO's settings; None: the recommended one, ``uno_env.envs.sb3.PPO_SETTINGS`` (and
+    #: PPO's settings; None: the recommended one, ``uno_env.integrations.sb3.PPO_SETTINGS`` (and
     #: ``PPO_HIDDEN``), filled in by ``train`` (so summary.json has the values used)
     n_steps: int | None = None
     batch_size: int | None = None
@@ -171,7 +171,7 @@ class TrainSettings:
     imitate_epochs: int = 4
     #: an agent name whose move in each position is an input of the network (docstring)
     advice: str | None = None
-    #: the advised move's starting logit bonus (``uno_env.envs.sb3.AdvisedPolicy``)
+    #: the advised move's starting logit bonus (``uno_env.integrations.sb3.AdvisedPolicy``)
     advice_weight: float = 5.0
     rules: dict = field(default_factory=dict)
 
@@ -307,7 +307,7 @@ def train(out="runs/ppo", progress: bool = True, resume=None, **settings) -> Tra
     from stable_baselines3.common.logger import configure
 
     from uno_env.evaluation.win_rate import evaluate
-    from uno_env.envs.sb3 import (PPO_HIDDEN, PPO_SETTINGS, AdvisedPolicy, UnoVecEnv,
+    from uno_env.integrations.sb3 import (PPO_HIDDEN, PPO_SETTINGS, AdvisedPolicy, UnoVecEnv,
                                   policy_kwargs, ppo_kwargs)
 
     names = set(TrainSettings.__dataclass_fields__)
@@ -315,7 +315,7 @@ def train(out="runs/ppo", progress: bool = True, resume=None, **settings) -> Tra
     s = TrainSettings(**settings)
     s.rules.update(rules)
     for key, value in {**PPO_SETTINGS, "hidden": PPO_HIDDEN}.items():
-        if getattr(s, key) is None:       # the recommended settings (uno_env.envs.sb3)
+        if getattr(s, key) is None:       # the recommended settings (uno_env.integrations.sb3)
             setattr(s, key, value)
     budget_is_time = s.timesteps is None
     if budget_is_time:

@@ -7,7 +7,7 @@ search (docs/game-theory.md; issue #48).
     python benchmarks/game_theory.py all            # both solves and the match
     python benchmarks/game_theory.py solve short --quick   # seconds, to check it runs
 
-``solve`` writes the game's tree as an EFG game (``uno_env.envs.openspiel_tree``), runs
+``solve`` writes the game's tree as an EFG game (``uno_env.integrations.openspiel.tree``), runs
 OpenSpiel's C++ CFR+ until NashConv is at most ``--target`` or ``--seconds`` have passed
 (printing the curve), trains a small PPO agent on the same deck (``agents.train``), and
 prints the exploitability of ``random``, ``greedy``, ``heuristic``, the PPO agent and
@@ -30,7 +30,7 @@ RESULTS = Path(__file__).resolve().parent / "results"
 
 def solve(name: str, seconds: float, target: float | None, every: int,
           ppo_steps: int, policy: str | None = None) -> dict:
-    from uno_env.envs import openspiel_tree as ot
+    from uno_env.integrations.openspiel import tree as ot
 
     start = time.perf_counter()
     print(f"== {name}: {ot.CONFIGS[name]}", flush=True)
@@ -47,7 +47,7 @@ def solve(name: str, seconds: float, target: float | None, every: int,
         print(f"  {row['agent']:10s} exploitability {row['exploitability']:.4f}  "
               f"return against CFR+ {row['against CFR+']:+.4f}")
     if policy:
-        from uno_env.envs.openspiel_agents import save_policy
+        from uno_env.integrations.openspiel.agents import save_policy
         print("  policy saved to", save_policy(policy, study.params, study.tree,
                                                 study.cfr_policy))
     record = {"summary": study.summary(), "params": study.params,

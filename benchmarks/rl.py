@@ -23,7 +23,7 @@ import numpy as np
 
 
 def env_steps_per_second(num_envs: int, opponents: str, seconds: float) -> float:
-    from uno_env.envs.sb3 import UnoVecEnv
+    from uno_env.integrations.sb3 import UnoVecEnv
     venv = UnoVecEnv(num_envs, "classic", 2, opponents=opponents, seed=0)
     venv.reset()
     rng = np.random.default_rng(0)

@@ -34,7 +34,7 @@ import torch.nn as nn
 from torch.distributions.categorical import Categorical
 
 import uno_env
-from uno_env.envs.scaling import config_scale
+from uno_env.integrations.scaling import config_scale
 
 #: the logit of an illegal action (exp(-1e8) underflows to 0 in float32)
 MASKED_LOGIT = -1e8

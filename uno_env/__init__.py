@@ -7,7 +7,7 @@ inside numba), ``GymVectorEnv`` (many such games as a
 every seat, one kernel call per step),
 ``simulate`` (whole games in numba, agents by name; returns a ``SimResult``),
 ``tournament`` (agents in every seat: leaderboard and ratings), ``presets``,
-``make_rules``, ``make_config``. Stable-Baselines3 support is in ``uno_env.envs.sb3``
+``make_rules``, ``make_config``. Stable-Baselines3 support is in ``uno_env.integrations.sb3``
 (the ``rl`` extra). docs/architecture.md maps the packages:
 
 - ``uno_env.engine``: the numba kernels (and how they compile);

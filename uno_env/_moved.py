@@ -1,15 +1,21 @@
-"""The module paths of uno-env 0.1, before the package was laid out by concern: each
-still imports, for one minor release, with a ``DeprecationWarning`` that names its new
-path (CHANGELOG.md, 0.2.0). ``from uno_env.learner import SingleAgentEnv`` warns and
-returns ``uno_env.envs.single_seat.SingleAgentEnv``; names exported by ``uno_env``
-itself (``from uno_env import SingleAgentEnv``) never warn.
+"""Module paths that moved: each still imports, for one minor release, with a
+``DeprecationWarning`` that names its new path. Names exported by ``uno_env`` itself
+(``from uno_env import SingleAgentEnv``) never warn.
 
-Each old path is an alias module in ``sys.modules``: the new module is imported only
-when a name is first read through the alias.
+* The paths of uno-env 0.1, before the package was laid out by concern (``MOVED``,
+  CHANGELOG.md, 0.2.0): ``from uno_env.learner import SingleAgentEnv`` warns and returns
+  ``uno_env.envs.single_seat.SingleAgentEnv``. Each is an alias module in
+  ``sys.modules``: the new module is imported only when a name is first read through it.
+* The paths of 0.2 that left ``uno_env.envs`` and ``uno_env.apps`` for the integrations
+  and players packages (``MOVED_MODULES``, CHANGELOG.md): importing one warns and
+  imports the new module under the old name too, so that what an import does still
+  happens (``import uno_env.envs.openspiel`` registers ``python_uno`` with pyspiel).
 """
 from __future__ import annotations
 
 import importlib
+import importlib.abc
+import importlib.machinery
 import sys
 import types
 import warnings
@@ -26,9 +32,9 @@ MOVED = {
     "uno_env.gym_vector": "uno_env.envs.gym_vector",
     "uno_env.vector": "uno_env.envs.every_seat",
     "uno_env.registration": "uno_env.envs.registration",
-    "uno_env.sb3": "uno_env.envs.sb3",
-    "uno_env.rllib": "uno_env.envs.rllib",
-    "uno_env.scaling": "uno_env.envs.scaling",
+    "uno_env.sb3": "uno_env.integrations.sb3",
+    "uno_env.rllib": "uno_env.integrations.rllib",
+    "uno_env.scaling": "uno_env.integrations.scaling",
     "uno_env.agent_registry": "uno_env.envs.agent_registry",
     "uno_env.simulation": "uno_env.evaluation.simulation",
     "uno_env.tournament": "uno_env.evaluation.tournament",
@@ -46,6 +52,20 @@ MOVED = {
     "uno_env.demo": "uno_env.apps.demo",
     "uno_env.warmup": "uno_env.apps.warmup",
     "uno_env.bench": "uno_env.apps.throughput",
+}
+
+
+#: module paths of 0.2 -> their new paths: imported eagerly (module docstring)
+MOVED_MODULES = {
+    "uno_env.envs.sb3": "uno_env.integrations.sb3",
+    "uno_env.envs.rllib": "uno_env.integrations.rllib",
+    "uno_env.envs.scaling": "uno_env.integrations.scaling",
+    "uno_env.envs.ray_runtime": "uno_env.evaluation.ray_runtime",
+    "uno_env.apps.train_rllib": "uno_env.integrations.train_rllib",
+    "uno_env.envs.openspiel": "uno_env.integrations.openspiel.game",
+    "uno_env.envs.explicit_chance": "uno_env.integrations.openspiel.explicit_chance",
+    "uno_env.envs.openspiel_tree": "uno_env.integrations.openspiel.tree",
+    "uno_env.envs.openspiel_agents": "uno_env.integrations.openspiel.agents",
 }
 
 
@@ -78,11 +98,34 @@ class MovedModule(types.ModuleType):
         return dir(self._target())
 
 
+class _MovedLoader(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Finds the paths of ``MOVED_MODULES``: the module made for one is the new module
+    itself, imported when the old path is (``import uno_env.envs.sb3`` is
+    ``uno_env.integrations.sb3``, with a warning naming it)."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname not in MOVED_MODULES:
+            return None
+        return importlib.machinery.ModuleSpec(fullname, self)
+
+    def create_module(self, spec):
+        new = MOVED_MODULES[spec.name]
+        warnings.warn(f"{spec.name} is deprecated: import {new} (the module moved "
+                      f"there; the old path goes in a later minor release)", DeprecationWarning, stacklevel=2)
+        return importlib.import_module(new)
+
+    def exec_module(self, module):
+        pass   # the new module ran when it was imported
+
+
 def install() -> None:
-    """Put an alias in ``sys.modules`` for every old path not imported yet."""
+    """Put an alias in ``sys.modules`` for every 0.1 path not imported yet, and the finder
+    of the 0.2 paths on ``sys.meta_path``."""
     for old, new in MOVED.items():
         if old not in sys.modules:
             sys.modules[old] = MovedModule(old, new)
+    if not any(isinstance(f, _MovedLoader) for f in sys.meta_path):
+        sys.meta_path.insert(0, _MovedLoader())
 
 
 def alias(name: str):

@@ -148,8 +148,7 @@ def test_packages_import_only_packages_below(package):
         for dep in deps:
             other = _package(dep)
             if other is None and dep != "uno_env" and not dep.startswith(
-                    ("uno_env.engine", "uno_env.rules", "uno_env.envs",
-                     "uno_env.evaluation", "uno_env.apps")):
+                    tuple(f"uno_env.{p}" for p in PACKAGES)):
                 bad.append(f"{module} imports {dep}, a top-level module above the packages")
             elif other is not None and PACKAGES.index(other) > PACKAGES.index(package):
                 bad.append(f"{module} imports {dep} ({other} is above {package})")

@@ -130,7 +130,7 @@ def test_gymnasium_vector_env_takes_mcts():
 def test_sb3_vec_env_takes_mcts():
     pytest.importorskip("torch", reason="needs the rl extra")
     pytest.importorskip("stable_baselines3", reason="needs the rl extra")
-    from uno_env.envs.sb3 import UnoVecEnv
+    from uno_env.integrations.sb3 import UnoVecEnv
     venv = UnoVecEnv(3, "classic", 2, opponents="mcts:4", seed=0)
     venv.reset()
     for _ in range(5):

@@ -1,4 +1,4 @@
-"""``uno_env.envs.openspiel``: the OpenSpiel game ``python_uno`` plays the engine's games.
+"""``uno_env.integrations.openspiel.game``: the OpenSpiel game ``python_uno`` plays the engine's games.
 
 A seeded random sequence of legal actions played through a pyspiel state and through
 ``uno_env.Game`` gives, at every step, the same current player, legal actions and
@@ -16,7 +16,7 @@ from conftest import NEEDS
 pyspiel = pytest.importorskip("pyspiel", reason=NEEDS["openspiel"])
 
 import uno_env  # noqa: E402
-from uno_env.envs import openspiel as uno_spiel  # noqa: E402  (registers python_uno)
+from uno_env.integrations.openspiel import game as uno_spiel  # noqa: E402  (registers python_uno)
 
 #: every preset at 2 players, and four of them with more seats (teams needs 4)
 CONFIGS = [(p, 4 if p == "teams" else 2) for p in uno_env.PRESETS] + [

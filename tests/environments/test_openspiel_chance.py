@@ -1,5 +1,5 @@
 """``python_uno`` with explicit chance on small decks (docs/rules.md 8, docs/openspiel.md)
-and its whole tree as an OpenSpiel EFG game (``uno_env.envs.openspiel_tree``): the deal
+and its whole tree as an OpenSpiel EFG game (``uno_env.integrations.openspiel.tree``): the deal
 built from chance outcomes is the engine's deal; the exact expected returns of random
 play over the tree agree with the engine's own random games (deals, draws and
 reshuffles included); the information state is perfect recall, as a string and as a
@@ -15,9 +15,9 @@ pyspiel = pytest.importorskip("pyspiel", reason=NEEDS["openspiel"])
 
 import uno_env  # noqa: E402
 from uno_env.engine import codes as C  # noqa: E402
-from uno_env.envs import explicit_chance as ec  # noqa: E402
-from uno_env.envs import openspiel as uno_spiel  # noqa: E402
-from uno_env.envs import openspiel_tree as ot  # noqa: E402
+from uno_env.integrations.openspiel import explicit_chance as ec  # noqa: E402
+from uno_env.integrations.openspiel import game as uno_spiel  # noqa: E402
+from uno_env.integrations.openspiel import tree as ot  # noqa: E402
 
 #: every first card: numbers, S, R, D2, W (and W4, which goes back)
 FIRST_CARDS = dict(colors=2, numbers=2, copies=1, action_cards="S/R/D2", wilds=1,
@@ -172,7 +172,7 @@ def test_a_reshuffle_draws_the_card_the_chance_outcome_chose(card):
 
 def test_a_cfr_policy_plays_as_an_agent_that_knows_every_information_state(tree,
                                                                            tmp_path):
-    from uno_env.envs import openspiel_agents as oa
+    from uno_env.integrations.openspiel import agents as oa
     from uno_env.evaluation.tournament import tournament
 
     solver, _ = ot.cfr_plus(tree, iterations=20, every=20)
@@ -203,7 +203,7 @@ def test_a_cfr_policy_plays_as_an_agent_that_knows_every_information_state(tree,
 
 
 def test_openspiel_agents_are_position_agents_with_clear_errors():
-    from uno_env.envs import openspiel_agents as oa
+    from uno_env.integrations.openspiel import agents as oa
     from uno_env.envs.agent_registry import is_position_agent, make_agent
 
     assert is_position_agent("openspiel-ismcts:50") and is_position_agent("cfr:x.json")

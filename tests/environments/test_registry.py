@@ -213,6 +213,51 @@ def test_old_module_paths_warn_and_name_the_new_one(old):
         assert getattr(uno_env, "Game") is uno_env.Game  # the top level never warns
 
 
+#: the extra each moved module needs (``conftest.NEEDS``), if any
+_EXTRA_OF = {"uno_env.envs.sb3": ("sb3_contrib", "rl"), "uno_env.envs.rllib": ("ray.rllib", "rllib"),
+             "uno_env.apps.train_rllib": ("ray.rllib", "rllib"),
+             "uno_env.envs.openspiel": ("pyspiel", "openspiel"),
+             "uno_env.envs.openspiel_tree": ("pyspiel", "openspiel")}
+
+
+@pytest.mark.parametrize("old", sorted(__import__("uno_env._moved", fromlist=["_"])
+                                       .MOVED_MODULES))
+def test_moved_module_paths_warn_and_are_the_new_module(old, monkeypatch):
+    """A module path that moved out of ``uno_env.envs``/``uno_env.apps`` still imports:
+    the import warns with the new path and gives the new module itself, run as its own
+    import would run it (``import uno_env.envs.openspiel`` registers ``python_uno``)."""
+    import importlib
+    import sys
+
+    from conftest import NEEDS
+    from uno_env._moved import MOVED_MODULES
+    if old in _EXTRA_OF:
+        pytest.importorskip(_EXTRA_OF[old][0], reason=NEEDS[_EXTRA_OF[old][1]])
+    new = importlib.import_module(MOVED_MODULES[old])
+    monkeypatch.delitem(sys.modules, old, raising=False)
+    with pytest.warns(DeprecationWarning, match=re.escape(MOVED_MODULES[old])):
+        module = importlib.import_module(old)
+    assert module is new
+    parent, _, name = old.rpartition(".")
+    monkeypatch.delitem(sys.modules, old)
+    monkeypatch.delattr(sys.modules[parent], name, raising=False)
+    with pytest.warns(DeprecationWarning, match=re.escape(MOVED_MODULES[old])):
+        assert getattr(importlib.import_module(parent), name, None) is None
+        exec(f"from {parent} import {name} as found", scope := {})
+    assert scope["found"] is new
+
+
+def test_the_old_openspiel_path_registers_the_game():
+    pytest.importorskip("pyspiel", reason=__import__("conftest").NEEDS["openspiel"])
+    import subprocess
+    import sys
+    probe = ("import warnings; warnings.simplefilter('ignore'); import uno_env.envs.openspiel;"
+             " import pyspiel; print(pyspiel.load_game('python_uno').num_players())")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "2"
+
+
 def test_plugins_load_once_for_threads_that_ask_at_once(monkeypatch):
     """The first look-ups from several threads at once (the server makes games in
     worker threads) all see every agent: none sees a half-loaded registry."""

@@ -1,4 +1,4 @@
-"""Stable-Baselines3 training (uno_env.envs.sb3, agents.train) and the PPO agent (agents.ppo).
+"""Stable-Baselines3 training (uno_env.integrations.sb3, agents.train) and the PPO agent (agents.ppo).
 
 Runs with the ``rl`` extra installed (the README's test command installs it); without
 it the whole file skips, naming the extra (tests/conftest.py)."""
@@ -24,7 +24,7 @@ from agents.train import imitate, imitation_data, train  # noqa: E402
 from uno_env import env as aec_env  # noqa: E402
 from uno_env import make_config  # noqa: E402
 from uno_env.evaluation.win_rate import evaluate  # noqa: E402
-from uno_env.envs.sb3 import (PPO_SETTINGS, AdvisedPolicy, UnoVecEnv,  # noqa: E402
+from uno_env.integrations.sb3 import (PPO_SETTINGS, AdvisedPolicy, UnoVecEnv,  # noqa: E402
                               policy_kwargs, ppo_kwargs)
 from uno_env.evaluation.tournament import tournament  # noqa: E402
 
@@ -188,7 +188,7 @@ def test_resumed_training_uses_the_settings_given_not_the_saved_ones(tiny_run, t
 
 
 def test_ppo_kwargs_are_the_training_jobs_settings_and_fit_small_batches(tiny_run):
-    """The recipe of docs/environments.md lives once: ``uno_env.envs.sb3.PPO_SETTINGS``,
+    """The recipe of docs/environments.md lives once: ``uno_env.integrations.sb3.PPO_SETTINGS``,
     which ``agents.train`` fills in for the settings not given."""
     venv = UnoVecEnv(128, "classic", 2, seed=0)
     model = MaskablePPO("MlpPolicy", venv, **ppo_kwargs(venv, seed=0))
@@ -380,7 +380,7 @@ def test_flip_policies_read_the_dark_face_of_every_card_held(tmp_path):
     torch policy does."""
     from uno_env import Game
     from uno_env.engine import codes as C
-    from uno_env.envs.scaling import dark_face_features, dark_face_table
+    from uno_env.integrations.scaling import dark_face_features, dark_face_table
 
     cfg = make_config("flip", 4)
     assert dark_face_table(make_config("classic", 4)) is None

@@ -123,7 +123,7 @@ def test_ray_benchmark_card_equals_the_local_one(local_ray):
 # --- RLlib -------------------------------------------------------------------------------
 @needs_rllib
 def test_rllib_env_is_turn_based_with_masks_and_final_rewards():
-    from uno_env.envs.rllib import UnoMultiAgentEnv
+    from uno_env.integrations.rllib import UnoMultiAgentEnv
     env = UnoMultiAgentEnv({"num_players": 3})
     rng = np.random.default_rng(0)
     for game in range(5):
@@ -150,7 +150,7 @@ def test_rllib_env_is_turn_based_with_masks_and_final_rewards():
 
 @pytest.fixture(scope="module")
 def rllib_run(local_ray, tmp_path_factory):
-    from uno_env.apps.train_rllib import train_rllib
+    from uno_env.integrations.train_rllib import train_rllib
     out = tmp_path_factory.mktemp("rllib")
     # one EnvRunner actor: sampling happens in a Ray worker, as on a cluster
     return train_rllib(out, num_players=2, timesteps=10**9, iterations=2, seed=0,
@@ -178,7 +178,7 @@ def test_exported_policy_acts_as_the_rllib_module(rllib_run):
     """The numpy agent takes the module's greedy action (masked logits) everywhere."""
     import torch
 
-    from uno_env.envs.rllib import UnoMultiAgentEnv, agent_from_checkpoint, load_module
+    from uno_env.integrations.rllib import UnoMultiAgentEnv, agent_from_checkpoint, load_module
     module = load_module(rllib_run.checkpoint_path)
     agent = PPOAgent.load(rllib_run.policy_path)
     assert agent.name == "rllib_ppo" and agent.meta["iterations"] == 2
@@ -235,7 +235,7 @@ def test_cli_train_framework_option(tmp_path):
 
 @needs_rllib
 def test_missing_rllib_names_the_extra(monkeypatch):
-    from uno_env.envs.rllib import require_rllib
+    from uno_env.integrations.rllib import require_rllib
     monkeypatch.setitem(sys.modules, "ray.rllib", None)
     with pytest.raises(ValueError, match=r'"rllib" extra.*pip install -e ".\[rllib\]"'):
         require_rllib()

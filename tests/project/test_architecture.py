@@ -1,18 +1,22 @@
 """docs/architecture.md is the map of the package: every module it names exists, and
 every module of ``uno_env`` and of ``agents`` is named there (a new module must be placed
-on the map)."""
+on the map). Each package's ``__init__`` docstring lists its modules (and the engine's,
+its layers) as they are."""
 from __future__ import annotations
 
+import ast
 import pathlib
 import re
-from support import LAYER_OF, ROOT
+
+import pytest
+from support import LAYER_OF, PACKAGES, ROOT
 
 PAGE = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
 
 
 def _named() -> set[str]:
-    paths = set(re.findall(r"`((?:uno_env/)?(?:engine|rules|envs|evaluation|apps)/\w+\.py)`",
-                           PAGE))
+    packages = "|".join(PACKAGES)
+    paths = set(re.findall(rf"`((?:uno_env/)?(?:{packages})/(?:\w+/)*\w+\.py)`", PAGE))
     paths |= set(re.findall(r"`(uno_env/\w+\.py)`", PAGE))
     named = {p if p.startswith("uno_env/") else f"uno_env/{p}" for p in paths}
     return named | set(re.findall(r"`(agents/\w+\.py)`", PAGE))
@@ -45,3 +49,31 @@ def test_the_layers_of_the_engine_agree_with_the_layers_test():
             named.append(module)
             assert int(low) <= LAYER_OF[module] <= int(high or low), (module, low, high)
     assert sorted(named) == sorted(LAYER_OF)
+
+
+PACKAGE_DIRS = sorted(p.parent.relative_to(ROOT).as_posix()
+                      for p in [*(ROOT / "uno_env").rglob("__init__.py"),
+                                ROOT / "agents" / "__init__.py"]
+                      if p.parent not in (ROOT / "uno_env", ROOT / "uno_env" / "engine"))
+
+
+def _docstring(package: str) -> str:
+    return ast.get_docstring(ast.parse((ROOT / package / "__init__.py").read_text())) or ""
+
+
+@pytest.mark.parametrize("package", PACKAGE_DIRS)
+def test_each_package_docstring_lists_its_modules(package):
+    """The first column of the docstring's table (``name`` at the start of a row, then
+    two spaces or more; or the modules after a layer number) is exactly the package's modules and
+    subpackages."""
+    here = ROOT / package
+    modules = {p.stem for p in here.glob("*.py") if p.name != "__init__.py"} | \
+        {p.parent.name for p in here.glob("*/__init__.py")}
+    listed = set()
+    for row in re.findall(r"^(?:\d+\s+)?((?:``\w+``,? ?)+) {2,}\S", _docstring(package),
+                          re.M):
+        listed.update(re.findall(r"``(\w+)``", row))
+    assert listed == modules, (f"{package}/__init__.py lists {sorted(listed - modules)} "
+                               f"that are not modules and leaves out "
+                               f"{sorted(modules - listed)}")
+

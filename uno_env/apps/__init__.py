@@ -13,6 +13,5 @@ module              holds
 ``demo``            ``uno-bench demo``: random agents, printed
 ``warmup``          compile the engine ahead of time
 ``throughput``      the throughput table (``uno-bench bench``)
-``train_rllib``     the RLlib self-play job (``uno-bench train --framework rllib``)
 ==================  ==============================================================
 """

@@ -362,7 +362,7 @@ def train(preset: str = _preset_option(),
           address: str = typer.Option(None, help="rllib: Ray cluster address")):
     """Train a PPO agent with MaskablePPO on the numba training env; writes policy.npz,
     model.zip, checkpoints, progress.csv, eval.csv and summary.json. With
-    --framework rllib: self-play PPO with RLlib (uno_env.envs.rllib); writes policy.npz,
+    --framework rllib: self-play PPO with RLlib (uno_env.integrations.rllib); writes policy.npz,
     checkpoint/, progress.csv, eval.csv and summary.json."""
     if framework not in ("sb3", "rllib"):
         raise typer.BadParameter(f"unknown framework {framework!r}; valid: sb3, rllib")
@@ -504,7 +504,7 @@ def _echo_evaluations(rows) -> None:
 
 def _train_rllib(**kwargs):
     try:  # imports Ray and torch: only when it runs
-        from uno_env.apps.train_rllib import train_rllib
+        from uno_env.integrations.train_rllib import train_rllib
     except ImportError as err:  # the missing extra, named
         typer.echo(str(err), err=True)
         raise typer.Exit(1) from None

@@ -1,4 +1,6 @@
-"""The environments: every way to play the engine's games from Python.
+"""The environments: every way to play the engine's games from Python, the core APIs
+and the standard adapters (Gymnasium, PettingZoo). Adapters to other frameworks (SB3,
+RLlib, OpenSpiel, ...) are ``uno_env.integrations``.
 
 ======================  ==========================================================
 module                  holds
@@ -11,11 +13,8 @@ module                  holds
 ``gym_vector``          ``GymVectorEnv``: a ``gymnasium.vector.VectorEnv`` of them
 ``every_seat``          ``EverySeatBatch``: many games, every seat decided by the caller
 ``registration``        the Gymnasium and PettingZoo ids
-``sb3``                 Stable-Baselines3 (``UnoVecEnv``; the ``rl`` extra)
-``rllib``               RLlib: the multi-agent env, PPO config, export (``rllib`` extra)
-``ray_runtime``         connecting to Ray; the error naming a missing extra
-``scaling``             observation scaling shared by SB3 and RLlib
+``legacy``              the envs of the deprecated ids (the observation before
+                        ``shown_hand``)
 ``agent_registry``      agents by name (the protocol; plug-ins register here)
-``openspiel``           OpenSpiel's ``python_uno`` game (the ``openspiel`` extra)
 ======================  ==========================================================
 """

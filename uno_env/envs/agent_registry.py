@@ -19,7 +19,7 @@ imports still point one way (``agents`` -> ``uno_env``). A plug-in of your own::
 from __future__ import annotations
 
 import threading
-from importlib.metadata import entry_points
+from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from typing import Callable
 
@@ -35,6 +35,14 @@ _POLICY: dict[str, Callable] = {}
 _TRAINERS: dict[str, Callable] = {}
 _loaded = False
 _LOADING = threading.RLock()  # re-entrant: a plug-in may ask the registry
+
+#: the entry-point group of the plug-ins that register agents
+GROUP = "uno_env.agents"
+#: uno_env's own plug-ins, loaded as the installed ones are (by their ``module:function``
+#: name, so that this module imports none of them, and they work from a source tree
+#: without reinstalling): OpenSpiel's IS-MCTS and CFR agents (they import pyspiel only
+#: when made: the ``openspiel`` extra)
+BUILT_IN = (EntryPoint("openspiel", "uno_env.integrations.openspiel.agents:register", GROUP),)
 
 #: the version string of the ``.npz`` policy format that the shipped models use
 POLICY_FORMAT = "uno-env-ppo/1"
@@ -94,9 +102,8 @@ def _load_plugins() -> None:
     with _LOADING:
         if _loaded:
             return
-        for point in entry_points(group="uno_env.agents"):
+        for point in (*BUILT_IN, *entry_points(group=GROUP)):
             point.load()()
-        _register_openspiel()
         _loaded = True
 
 
@@ -117,18 +124,6 @@ def is_position_agent(spec) -> bool:
     """Is ``spec`` the name of a position agent (``openspiel-ismcts:200``, ``cfr:...``)?"""
     _load_plugins()
     return isinstance(spec, str) and spec.partition(":")[0] in _POSITION
-
-
-def _register_openspiel() -> None:
-    """The OpenSpiel agents of ``uno_env.envs.openspiel_agents`` (they import pyspiel
-    when made: the ``openspiel`` extra)."""
-    from uno_env.envs import openspiel_agents
-
-    def resolve(spec):
-        if spec.partition(":")[0] not in openspiel_agents.PREFIXES:
-            return None
-        return lambda config, seed=None: openspiel_agents.make(spec, config, seed)
-    register_position_agents(openspiel_agents.PREFIXES, resolve)
 
 
 def agent_names() -> list[str]:

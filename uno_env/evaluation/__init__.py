@@ -7,6 +7,7 @@ module              holds
 ``win_rate``        ``evaluate``: one agent's win rate in one seat, fixed deals
 ``tournament``      ``tournament``: agents in every seat, leaderboard and ratings
 ``distributed``     the Ray backend of ``tournament``
+``ray_runtime``     connecting to Ray; the error naming a missing extra
 ``benchmark``       the fixed benchmark tracks and report cards (``uno-bench/5``)
 ``analysis``        statistics over ``simulate`` runs (rule variants, agents)
 ``plots``           matplotlib figures of those results

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from uno_env.envs.ray_runtime import (  # noqa: F401  (re-exported)
+from uno_env.evaluation.ray_runtime import (  # noqa: F401  (re-exported)
     RAY_EXTRA, MissingExtra, connect, require_ray,
 )
 

@@ -1,11 +1,15 @@
 """The rules model: what a game of UNO is, before any kernel runs (pure Python and numpy).
 
-- :mod:`~uno_env.rules.ruleset`: the :class:`Rules` record, the named presets, validation
-  and compilation to the ``int32`` array the kernels read;
-- :mod:`~uno_env.rules.cards`: the decks (card faces, types and copies);
-- :mod:`~uno_env.rules.actions`: the action ids of a configuration (the layout);
-- :mod:`~uno_env.rules.config`: one configuration, (preset, rules, players), and the
-  read-only tables (``Spec``) its kernels take.
+==============  ==================================================================
+module          holds
+==============  ==================================================================
+``ruleset``     the ``Rules`` record, the named presets, validation and compilation
+                to the ``int32`` array the kernels read
+``cards``       the decks (card faces, types and copies)
+``actions``     the action ids of a configuration (the layout)
+``config``      one configuration, (preset, rules, players), and the read-only
+                tables (``Spec``) its kernels take
+==============  ==================================================================
 
 The names of :mod:`~uno_env.rules.ruleset` are importable from here:
 ``from uno_env.rules import Rules, PRESETS, make_rules``.

@@ -1,4 +1,4 @@
-"""Ray, an optional dependency of RLlib training (``uno_env.envs.rllib``) and of Ray
+"""Ray, an optional dependency of RLlib training (``uno_env.integrations.rllib``) and of Ray
 tournaments (``uno_env.evaluation.distributed``): connecting to it, and the error that
 names the extra to install when it is missing."""
 from __future__ import annotations

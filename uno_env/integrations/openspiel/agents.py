@@ -99,7 +99,7 @@ class ISMCTSAgent(_PositionAgent):
                              f"{simulations!r}")
         import pyspiel
 
-        import uno_env.envs.openspiel as uno_spiel
+        import uno_env.integrations.openspiel.game as uno_spiel
         self.simulations, self.uct_c = simulations, float(uct_c)
         self.kernel = f"openspiel-ismcts:{simulations}"
         self._spiel = pyspiel.load_game("python_uno", spiel_params(config))
@@ -240,7 +240,7 @@ def save_policy(path, params: dict, tree, uno_policy: dict) -> Path:
 
 
 def _delta(before, after) -> str:
-    from uno_env.envs.openspiel import _delta as delta
+    from uno_env.integrations.openspiel.game import _delta as delta
     return delta(before, after)
 
 
@@ -264,3 +264,15 @@ def make(spec: str, config, seed=None):
 
 #: the spec prefixes of this module's agents
 PREFIXES = ("openspiel-ismcts", "cfr")
+
+
+def register() -> None:
+    """Make these agents known by name (``uno_env.envs.agent_registry`` loads this as a
+    plug-in): the specs ``openspiel-ismcts[:N]`` and ``cfr:<file>`` are position agents."""
+    from uno_env.envs.agent_registry import register_position_agents
+
+    def resolve(spec):
+        if spec.partition(":")[0] not in PREFIXES:
+            return None
+        return lambda config, seed=None: make(spec, config, seed)
+    register_position_agents(PREFIXES, resolve)

@@ -1,8 +1,8 @@
 """Self-play PPO with RLlib (``uno-bench train --framework rllib``; needs the ``rllib``
-extra): ``train_rllib`` trains the shared policy of ``uno_env.envs.rllib`` on every seat,
+extra): ``train_rllib`` trains the shared policy of ``uno_env.integrations.rllib`` on every seat,
 evaluates it against baseline agents as it goes and exports it as an agent.
 
-    >>> from uno_env.apps.train_rllib import train_rllib
+    >>> from uno_env.integrations.train_rllib import train_rllib
     >>> result = train_rllib("runs/rllib", num_players=2, timesteps=200_000)
     >>> agent = result.agent            # act_batch(observations, masks) and a name
     >>> tournament((agent, "random", "heuristic"), num_players=2, backend="ray")
@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from uno_env.envs.rllib import SHARED, export_policy, ppo_config
+from uno_env.integrations.rllib import SHARED, export_policy, ppo_config
 
 
 @dataclass
@@ -64,7 +64,7 @@ def train_rllib(out="runs/rllib", preset: str = "classic", num_players: int = 2,
     rate of the greedy policy against each evaluation opponent, seat drawn per game)
     and ``summary.json``. ``threads``: torch threads of the learner in this process (1 by
     default: the MLP is small and more threads fight the env for the cores)."""
-    from uno_env.envs.ray_runtime import connect
+    from uno_env.evaluation.ray_runtime import connect
     from uno_env.envs.single_seat import parse_opponents
     from uno_env.evaluation.win_rate import evaluate
     for key, value in (("timesteps", timesteps), ("eval_games", eval_games)):

@@ -3,7 +3,7 @@ explicit chance, written once as an OpenSpiel extensive-form game (Gambit's ``.e
 text, ``pyspiel.load_efg_game``), so that OpenSpiel's C++ solvers (CFR+,
 ``nash_conv``, ``exploitability``) run on it at C++ speed. docs/game-theory.md.
 
-    >>> import uno_env.envs.openspiel_tree as ot                  # doctest: +SKIP
+    >>> import uno_env.integrations.openspiel.tree as ot                  # doctest: +SKIP
     >>> tree = ot.export(ot.load(ot.TINY))
     >>> solver, curve = ot.cfr_plus(tree, iterations=200)
     >>> tree.exploitability(tree.agent_policy("heuristic"))
@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pyspiel
 
-import uno_env.envs.openspiel  # noqa: F401  (registers python_uno)
+import uno_env.integrations.openspiel.game  # noqa: F401  (registers python_uno)
 
 #: the smallest configuration with an action card and a wild: the 7-card deck
 #: R0 R1 RS Y0 Y1 YS W, two cards each, two players, four turns (docs/game-theory.md)

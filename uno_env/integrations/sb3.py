@@ -31,7 +31,7 @@ from stable_baselines3.common.torch_layers import BaseFeaturesExtractor, MlpExtr
 from stable_baselines3.common.vec_env import VecEnv
 
 from uno_env.envs.single_seat import LearnerBatch
-from uno_env.envs.scaling import (_FIELD_SCALE, dark_face_table,  # noqa: F401 (re-exported)
+from uno_env.integrations.scaling import (_FIELD_SCALE, dark_face_table,  # noqa: F401 (re-exported)
                              observation_scale)
 
 

@@ -1,10 +1,10 @@
 """RLlib integration (needs the ``rllib`` extra): a native multi-agent env, self-play PPO
 with RLlib's action-masking RLModule, and export of the trained policy as an agent.
 
-    >>> from uno_env.envs.rllib import UnoMultiAgentEnv, ppo_config
+    >>> from uno_env.integrations.rllib import UnoMultiAgentEnv, ppo_config
     >>> algo = ppo_config("classic", num_players=2).build_algo()
 
-``uno_env.apps.train_rllib.train_rllib`` runs the whole self-play job
+``uno_env.integrations.train_rllib.train_rllib`` runs the whole self-play job
 (``uno-bench train --framework rllib ...`` on the command line).
 
 The functions (``ppo_config``, ``export_policy``,
@@ -19,7 +19,7 @@ observation of the agent to move only (turn-based, as RLlib's ``PettingZooEnv`` 
 does), and the final step returns every agent's. An agent's reward is everything it was
 owed since its last decision (the AEC env's cumulative reward), delivered with its next
 observation or at the end. The observation is ``{"observations": float32[D] scaled to
-about unit size (uno_env.envs.scaling), "action_mask": float32[A]}``: the layout RLlib's
+about unit size (uno_env.integrations.scaling), "action_mask": float32[A]}``: the layout RLlib's
 ``ActionMaskingTorchRLModule`` (``ray.rllib.examples.rl_modules.classes``) expects, so
 the policy never samples an illegal action. A native env rather than RLlib's
 ``PettingZooEnv`` wrapper because that module needs those key names and a float mask.
@@ -39,7 +39,7 @@ from pathlib import Path
 import gymnasium
 import numpy as np
 
-from uno_env.envs.ray_runtime import MissingExtra
+from uno_env.evaluation.ray_runtime import MissingExtra
 
 RLLIB_EXTRA = ('RLlib training needs the "rllib" extra: pip install torch==2.13.0 && '
                'pip install -e ".[rllib]"')
@@ -66,7 +66,7 @@ class UnoMultiAgentEnv(MultiAgentEnv):
     def __init__(self, config: dict | None = None):
         super().__init__()
         from uno_env.envs.aec import raw_env
-        from uno_env.envs.scaling import config_scale
+        from uno_env.integrations.scaling import config_scale
         config = dict(config or {})
         preset = config.pop("preset", "classic")
         num_players = config.pop("num_players", 4)
@@ -185,7 +185,7 @@ def export_policy(module, preset: str = "classic", num_players: int = 2,
     from uno_env.envs.agent_registry import POLICY_FORMAT as FORMAT
     from uno_env.envs.agent_registry import policy_agent
     from uno_env.rules.config import make_config
-    from uno_env.envs.scaling import config_scale
+    from uno_env.integrations.scaling import config_scale
     meta = {k: meta_and_rules.pop(k) for k in list(meta_and_rules)
             if k in ("trained_steps", "iterations", "seed")}
     config = make_config(preset, num_players, **meta_and_rules)

@@ -1,6 +1,6 @@
-"""UNO as an OpenSpiel game: ``import uno_env.envs.openspiel`` registers ``python_uno``.
+"""UNO as an OpenSpiel game: ``import uno_env.integrations.openspiel.game`` registers ``python_uno``.
 
-    >>> import pyspiel, uno_env.envs.openspiel  # doctest: +SKIP
+    >>> import pyspiel, uno_env.integrations.openspiel.game  # doctest: +SKIP
     >>> game = pyspiel.load_game("python_uno", {"preset": "classic", "players": 2})
 
 Needs the ``openspiel`` extra (``pip install -e ".[openspiel]"``); docs/openspiel.md.
@@ -28,7 +28,7 @@ side deals a state of its own now and then (its default observation shape does),
 counts too: for a given deal, pass ``index``. **Explicit** (``EXPLICIT_STOCHASTIC``;
 the classic deck, one round): the deal (a hand per chance node, then the first card)
 and every card drawn are chance outcomes weighted by the copies left
-(``uno_env.envs.explicit_chance``); ``uno`` is None until the deal is done. Actions
+(``uno_env.integrations.openspiel.explicit_chance``); ``uno`` is None until the deal is done. Actions
 are the environments' action ids (``config.layout``), returns the environments'
 rewards summed over the game (docs/rules.md 7: one round with ``reward="win"`` gives
 the winner +1 and the others -1/(N-1); truncation gives 0).
@@ -60,7 +60,7 @@ import pyspiel
 
 from uno_env.engine import codes as C
 from uno_env.engine.dispatch import STEP_ROUND_ENDED
-from uno_env.envs import explicit_chance
+from uno_env.integrations.openspiel import explicit_chance
 from uno_env.engine.observe import observation_slices
 from uno_env.envs.game import Game
 from uno_env.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS, Rules, check_seed, make_rules
