@@ -16,6 +16,7 @@ The greedy and heuristic agents call the numba policy kernels of
 ==================  ==============================================================
 module              holds
 ==================  ==============================================================
+``base``            ``Agent``, the base class, and ``config_of``
 ``baselines``       ``random``, ``greedy``, ``heuristic`` and ``make_agent``
 ``search``          ``MCTSAgent``: the ``mcts`` search attached to a ``Game``
 ``search_values``   the flat search's value of every legal move
@@ -42,9 +43,9 @@ def _load_model(spec, config, seed=None):
 
 def register() -> None:
     """Make this package's agents known to ``uno_env`` by name (the entry point of the
-    ``uno_env.agents`` group, ``uno_env.envs.agent_registry``): the baselines, every shipped
+    ``uno_env.agents`` group, ``uno_env.players.registry``): the baselines, every shipped
     model, ``.npz`` model files, and the trained-policy constructor."""
-    from uno_env.envs import agent_registry as registry
+    from uno_env.players import registry
     for name in AGENTS:
         registry.register_agent(name, lambda config, seed=None, _n=name:
                                 make_agent(_n, config, seed=seed))

@@ -3,67 +3,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from uno_env.rules.config import Config, make_config
+from agents.base import Agent, config_of, split_observation
+from agents.search import MCTSAgent
 from uno_env.engine.entry import kernels
 from uno_env.engine.policies import AGENT_GREEDY, AGENT_HEURISTIC
 from uno_env.envs.legacy import legacy_size
-
-
-def _split(observation, action_mask):
-    """Accept the AEC dict {"observation", "action_mask"} or a vector plus a mask."""
-    if isinstance(observation, dict):
-        if action_mask is None:
-            action_mask = observation["action_mask"]
-        observation = observation["observation"]
-    if action_mask is None:
-        raise ValueError("act() needs the action mask: pass the AEC observation dict or "
-                         "(observation, action_mask)")
-    return observation, action_mask
-
-
-def _config_of(config) -> Config:
-    if isinstance(config, Config):
-        return config
-    if config is None:
-        return make_config("classic", 4)
-    for attr in ("config", "game"):       # an AEC env, a Game, or an env wrapper
-        inner = getattr(config, attr, None)
-        if isinstance(inner, Config):
-            return inner
-        if inner is not None and isinstance(getattr(inner, "config", None), Config):
-            return inner.config
-    unwrapped = getattr(config, "unwrapped", None)
-    if unwrapped is not None and unwrapped is not config:
-        return _config_of(unwrapped)
-    raise ValueError(f"expected a uno_env Config (uno_env.make_config(...)) or an "
-                     f"environment, got {type(config).__name__}")
-
-
-class Agent:
-    """Base class: ``act(observation, action_mask) -> int`` and ``act_batch``."""
-
-    #: display name, and the ``simulate(agents=...)`` name of the numba twin
-    name = "agent"
-    kernel = None
-
-    def __init__(self, config=None):
-        self.config = _config_of(config)
-
-    @classmethod
-    def for_env(cls, env, **kwargs):
-        """The agent for an environment's configuration (AEC env, ``Game``, vector env)."""
-        return cls(_config_of(env), **kwargs)
-
-    def act(self, observation, action_mask=None) -> int:
-        raise NotImplementedError
-
-    def act_batch(self, observations, action_masks) -> np.ndarray:
-        """One action per row of ``observations[B, D]`` and ``action_masks[B, A]``."""
-        return np.array([self.act(o, m) for o, m in zip(observations, action_masks)],
-                        np.int64)
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.config.preset!r}, {self.config.num_players})"
 
 
 class RandomAgent(Agent):
@@ -78,7 +22,7 @@ class RandomAgent(Agent):
         if isinstance(config, (int, np.integer)) and not isinstance(config, bool) \
                 and seed is None:        # RandomAgent(seed) reads naturally too
             config, seed = None, int(config)
-        self.config = None if config is None else _config_of(config)
+        self.config = None if config is None else config_of(config)
         self.rng = np.random.default_rng(seed)
 
     def act_batch(self, observations, action_masks) -> np.ndarray:
@@ -89,7 +33,7 @@ class RandomAgent(Agent):
         return (self.rng.random(mask.shape) * (mask != 0)).argmax(axis=1)
 
     def act(self, observation, action_mask=None) -> int:
-        _, mask = _split(observation, action_mask)
+        _, mask = split_observation(observation, action_mask)
         legal = np.flatnonzero(np.asarray(mask))
         if len(legal) == 0:
             raise ValueError("no legal action: the episode is over for this agent")
@@ -131,7 +75,7 @@ class _KernelAgent(Agent):
         return obs
 
     def act(self, observation, action_mask=None) -> int:
-        obs, mask = _split(observation, action_mask)
+        obs, mask = split_observation(observation, action_mask)
         obs = self._widen(np.asarray(obs))
         mask = np.asarray(mask)
         if obs.shape != self._obs.shape[1:] or mask.shape != self._mask.shape[1:]:
@@ -190,7 +134,6 @@ def make_agent(name: str, config=None, seed=None) -> Agent:
     from uno_env.engine.search import parse_search_name
     search = parse_search_name(name)
     if search is not None:
-        from agents.search import MCTSAgent
         budget, rollout, mode = search
         return MCTSAgent(config, budget, rollout, mode, seed=seed)
     if name not in AGENTS:

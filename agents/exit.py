@@ -359,18 +359,15 @@ def export(net, config, **meta) -> PPOAgent:
     ``meta``-free arrays by ``save_network``."""
     from torch import nn
 
-    from uno_env.envs.agent_registry import POLICY_FORMAT
+    from uno_env.players.policy_file import policy_record
     layers = [(m.weight.detach().numpy().copy(), m.bias.detach().numpy().copy())
               for m in net.body if isinstance(m, nn.Linear)]
     layers.append((net.policy.weight.detach().numpy().copy(),
                    net.policy.bias.detach().numpy().copy()))
-    record = {"format": POLICY_FORMAT, "preset": config.preset,
-              "num_players": config.num_players, "rules": config.rule_overrides(),
-              "obs_size": config.layout.obs_size, "num_actions": config.layout.size,
-              "activation": "relu", "name": "exit", "method": "expert iteration"}
+    extra = {"name": "exit", "method": "expert iteration"}
     if net.advised:
-        record["advice"] = "heuristic"
-    record.update(meta)
+        extra["advice"] = "heuristic"
+    record = policy_record(config, "relu", **{**extra, **meta})
     agent = PPOAgent(layers, net.scale.numpy(), record)
     agent.value_head = (net.value.weight.detach().numpy().copy(),
                         net.value.bias.detach().numpy().copy())

@@ -24,12 +24,13 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.baselines import Agent, _split
+from agents.base import Agent, config_of, split_observation
 from uno_env.rules.config import make_config
 from uno_env.envs.legacy import legacy_size
 from uno_env.integrations.scaling import dark_face_features
 
-from uno_env.envs.agent_registry import POLICY_FORMAT as FORMAT  # noqa: E402
+from uno_env.players.policy_file import POLICY_FORMAT as FORMAT  # noqa: E402
+from uno_env.players.policy_file import policy_record  # noqa: E402
 MODELS_DIR = Path(__file__).with_name("models")
 _ACTIVATIONS = {"relu": lambda x: np.maximum(x, 0.0, out=x), "tanh": np.tanh}
 
@@ -168,15 +169,11 @@ class PPOAgent(Agent):
                 raise ValueError(f"cannot export layer {type(module).__name__}")
         extractor = policy.features_extractor
         scale = extractor.scale.detach().cpu().numpy()
-        record = {"format": FORMAT, "preset": config.preset,
-                  "num_players": config.num_players,
-                  "rules": config.rule_overrides(), "obs_size": config.layout.obs_size,
-                  "num_actions": config.layout.size, "activation": activation or "relu"}
         dark_table = None
         if getattr(extractor, "dark", None) is not None:
-            record["dark"] = list(extractor.dark)
+            meta = {"dark": list(extractor.dark), **meta}
             dark_table = extractor.dark_table.detach().cpu().numpy()
-        record.update(meta)
+        record = policy_record(config, activation or "relu", **meta)
         return cls(layers, scale, record, dark_table=dark_table)
 
     # --- checks -----------------------------------------------------------------------
@@ -208,8 +205,7 @@ class PPOAgent(Agent):
 
     def check_config(self, config) -> None:
         """ValueError unless this model was trained for ``config``'s shapes."""
-        from agents.baselines import _config_of
-        cfg = _config_of(config)
+        cfg = config_of(config)
         mine = self.config
         # the fields the network reads must be where it reads them: the vector before
         # shown_hand alike, and the shown hand too if the model reads it
@@ -280,7 +276,7 @@ class PPOAgent(Agent):
         return (c < u).sum(axis=1)
 
     def act(self, observation, action_mask=None) -> int:
-        obs, mask = _split(observation, action_mask)
+        obs, mask = split_observation(observation, action_mask)
         return int(self.act_batch(np.asarray(obs)[None], np.asarray(mask)[None])[0])
 
     def __repr__(self) -> str:

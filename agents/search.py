@@ -20,16 +20,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.baselines import Agent, _split
+from agents.base import Agent
 from uno_env.engine.batch import STAT_SLOTS
 from uno_env.engine.entry import kernels
 from uno_env.engine.rng import seed_stream_py
 from uno_env.engine.search import (DEFAULT_BUDGET, DEFAULT_ROLLOUT, OP_DECIDE,
                                    idle_arguments, mcts_code)
-from uno_env.envs.game import Game, game_of
+from uno_env.envs.game import Game
+from uno_env.players.position import PositionAgent
 
 
-class MCTSAgent(Agent):
+class MCTSAgent(PositionAgent, Agent):
     """Determinized Monte Carlo search: ``budget`` rollouts a decision with the
     ``rollout`` policy (``"greedy"``, ``"random"`` or ``"heuristic"``), ``mode``
     ``"flat"`` (every action on the same deals) or ``"ucb"``. ``simulate``'s name for
@@ -68,18 +69,10 @@ class MCTSAgent(Agent):
         self._rng = stream
         return self
 
-    def attach(self, target) -> "MCTSAgent":
-        """Search the positions of ``target`` (a ``Game`` or an env with one); returns
-        the agent."""
-        game = game_of(target)
-        if game.config.variant != self.config.variant or \
-                game.config.layout.size != self.config.layout.size:
-            raise ValueError(f"this agent is for {self.config.preset!r} with "
-                             f"{self.config.num_players} players; the game is "
-                             f"{game.config.preset!r} with {game.num_players}")
-        self.game = game
+    def _start(self, game: Game) -> None:
+        """Attached (``PositionAgent.attach``: ``target`` is a ``Game`` or an env with
+        one): follow it from here."""
         self._follow(game)
-        return self
 
     def _follow(self, game: Game) -> None:
         """Start following ``game`` from its current position, with no belief."""
@@ -100,19 +93,6 @@ class MCTSAgent(Agent):
         return int(self._search(OP_DECIDE, game._state, self._watched, game.config.spec,
                                 self._codes, np.uint64(0), 0, STAT_SLOTS, self._rng,
                                 self.belief[np.newaxis], moves, *self._idle))
-
-    def act(self, observation, action_mask=None) -> int:
-        if self.game is None:
-            raise ValueError("MCTSAgent searches a position: attach it to the Game it plays "
-                             "in first (agent.attach(env) or agent.attach(game))")
-        obs, mask = _split(observation, action_mask)
-        game = self.game
-        if not np.array_equal(np.asarray(mask, np.uint8), game.action_mask()) or \
-                not np.array_equal(np.asarray(obs, np.float32),
-                                   game.observe(game.current_player)):
-            raise ValueError("the observation is not that of the current decider of the "
-                             "attached game: attach the agent to the game it plays in")
-        return self.act_game(game)
 
     def act_batch(self, observations, action_masks) -> np.ndarray:
         raise NotImplementedError(

@@ -54,6 +54,7 @@ from pathlib import Path
 import numpy as np
 
 from agents.ppo import PPOAgent
+from uno_env.players.training import TrainResult, evaluation_row
 
 RL_EXTRA = ('the training job needs the "rl" extra: pip install torch==2.13.0 && '
             'pip install -e ".[rl]"')
@@ -174,26 +175,6 @@ class TrainSettings:
     #: the advised move's starting logit bonus (``uno_env.integrations.sb3.AdvisedPolicy``)
     advice_weight: float = 5.0
     rules: dict = field(default_factory=dict)
-
-
-@dataclass
-class TrainResult:
-    out: Path
-    timesteps: int
-    seconds: float
-    evaluations: list = field(default_factory=list)
-
-    @property
-    def steps_per_second(self) -> float:
-        return self.timesteps / self.seconds if self.seconds else 0.0
-
-    @property
-    def policy_path(self) -> Path:
-        return self.out / "policy.npz"
-
-    @property
-    def model_path(self) -> Path:
-        return self.out / "model.zip"
 
 
 def _opponent_spec(opponents, pool):
@@ -390,11 +371,8 @@ def train(out="runs/ppo", progress: bool = True, resume=None, **settings) -> Tra
         for opp in s.eval_opponents:
             r = evaluate(agent, opp, s.eval_games, s.preset, s.num_players,
                          seed=s.seed + 1_000_003, **s.rules)
-            rows.append({"steps": int(steps), "opponent": str(opp), "games": r["games"],
-                         "win_rate": round(r["win_rate"], 5),
-                         "ci_low": round(r["ci"][0], 5), "ci_high": round(r["ci"][1], 5),
-                         "mean_reward": round(r["mean_reward"], 5),
-                         "minutes": round((time.perf_counter() - start) / 60, 3)})
+            rows.append(evaluation_row(steps, opp, r, minutes=round(
+                (time.perf_counter() - start) / 60, 3)))
         new = not eval_path.exists()
         with open(eval_path, "a", newline="") as f:
             w = csv.DictWriter(f, fieldnames=list(rows[0]))

@@ -126,14 +126,13 @@ def export(agent: Agent, config, path, **meta):
     for) and return the path. The file plays the greedy policy of ``Agent.act_batch``
     with numpy alone."""
     from agents import PPOAgent
-    from uno_env.envs.agent_registry import POLICY_FORMAT
+    from uno_env.players.policy_file import policy_record
 
     layers = [(m.weight.detach().cpu().numpy(), m.bias.detach().cpu().numpy())
               for m in agent.actor if isinstance(m, nn.Linear)]
-    record = {"format": POLICY_FORMAT, "name": "cleanrl_ppo", "preset": config.preset,
-              "num_players": config.num_players, "rules": config.rule_overrides(),
-              "obs_size": config.layout.obs_size, "num_actions": config.layout.size,
-              "activation": "tanh", "trainer": "examples/cleanrl_ppo_masked.py", **meta}
+    record = policy_record(config, "tanh", **{"name": "cleanrl_ppo",
+                                              "trainer": "examples/cleanrl_ppo_masked.py",
+                                              **meta})
     return PPOAgent(layers, agent.scale.cpu().numpy(), record).save(path)
 
 

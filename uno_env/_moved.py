@@ -35,7 +35,7 @@ MOVED = {
     "uno_env.sb3": "uno_env.integrations.sb3",
     "uno_env.rllib": "uno_env.integrations.rllib",
     "uno_env.scaling": "uno_env.integrations.scaling",
-    "uno_env.agent_registry": "uno_env.envs.agent_registry",
+    "uno_env.agent_registry": "uno_env.players.registry",
     "uno_env.simulation": "uno_env.evaluation.simulation",
     "uno_env.tournament": "uno_env.evaluation.tournament",
     "uno_env.distributed": "uno_env.evaluation.distributed",
@@ -66,6 +66,7 @@ MOVED_MODULES = {
     "uno_env.envs.explicit_chance": "uno_env.integrations.openspiel.explicit_chance",
     "uno_env.envs.openspiel_tree": "uno_env.integrations.openspiel.tree",
     "uno_env.envs.openspiel_agents": "uno_env.integrations.openspiel.agents",
+    "uno_env.envs.agent_registry": "uno_env.players.registry",
 }
 
 

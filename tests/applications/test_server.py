@@ -390,7 +390,7 @@ def test_the_first_games_made_at_once_all_find_their_agents(monkeypatch):
     """New games are made in worker threads; the agent registry is loaded before any."""
     import concurrent.futures
 
-    import uno_env.envs.agent_registry as registry
+    import uno_env.players.registry as registry
     monkeypatch.setattr(registry, "_loaded", False)
     monkeypatch.setattr(registry, "_FACTORIES", {})
     monkeypatch.setattr(registry, "_RESOLVERS", [])

@@ -12,7 +12,7 @@ require_web()
 
 from starlette.testclient import TestClient  # noqa: E402
 
-from uno_env.envs.agent_registry import is_configured, make_agent  # noqa: E402
+from uno_env.players.registry import is_configured, make_agent  # noqa: E402
 from uno_env.apps.replay import from_replay  # noqa: E402
 from uno_env.apps.server import create_app  # noqa: E402
 

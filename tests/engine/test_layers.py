@@ -4,8 +4,8 @@
   ``uno_env/engine/__init__.py``), so there is no circular import and no variant module
   reaches another;
 * no module of ``uno_env`` imports the ``agents`` package (it sits above ``uno_env``),
-  at module level or inside a function, and the imports among ``uno_env``'s modules form
-  no cycle;
+  at module level or inside a function, and the imports among the modules of
+  ``uno_env`` and ``agents`` form no cycle (function bodies included);
 * a variant's cache key covers exactly the files it compiles, and compiling classic UNO
   types no house, Flip or One Piece kernel.
 """
@@ -57,9 +57,9 @@ def test_engine_module_imports_only_lower_layers(name):
                 f"engine/{name}.py imports {imported}, above the engine"
 
 
-def _uno_env_graph() -> dict[str, set[str]]:
+def _uno_env_graph(roots=("uno_env",)) -> dict[str, set[str]]:
     modules = {}
-    for path in (ROOT / "uno_env").rglob("*.py"):
+    for path in (p for root in roots for p in (ROOT / root).rglob("*.py")):
         rel = path.relative_to(ROOT).with_suffix("")
         modules[".".join(p for p in rel.parts if p != "__init__")] = path
     graph = {}
@@ -68,7 +68,7 @@ def _uno_env_graph() -> dict[str, set[str]]:
         for imported in _imports(path):
             while imported and imported not in modules:
                 imported = imported.rpartition(".")[0]
-            if imported and imported != name and imported != "uno_env":
+            if imported and imported != name and imported not in roots:
                 deps.add(imported)
         graph[name] = deps
     return graph
@@ -80,8 +80,8 @@ def test_uno_env_never_imports_agents():
         assert not bad, f"{path.relative_to(ROOT)} imports {bad}: agents sit above uno_env"
 
 
-def test_no_import_cycle_in_uno_env():
-    graph = _uno_env_graph()
+def test_no_import_cycle_in_uno_env_or_agents():
+    graph = _uno_env_graph(("uno_env", "agents"))
     state: dict[str, int] = {}
 
     def visit(node, trail):
@@ -153,3 +153,4 @@ def test_packages_import_only_packages_below(package):
             elif other is not None and PACKAGES.index(other) > PACKAGES.index(package):
                 bad.append(f"{module} imports {dep} ({other} is above {package})")
     assert bad == []
+

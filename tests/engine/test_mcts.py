@@ -119,7 +119,7 @@ def test_aec_env_and_registry():
             continue
         actor = bot if agent == "player_0" else other
         env.step(actor.act(obs))
-    from uno_env.envs.agent_registry import make_agent as registry_agent
+    from uno_env.players.registry import make_agent as registry_agent
     assert isinstance(registry_agent("mcts-random:30", env.unwrapped.config), MCTSAgent)
     with pytest.raises(ValueError, match="attach"):
         MCTSAgent(env.unwrapped.config).act(obs)

@@ -204,7 +204,7 @@ def test_a_cfr_policy_plays_as_an_agent_that_knows_every_information_state(tree,
 
 def test_openspiel_agents_are_position_agents_with_clear_errors():
     from uno_env.integrations.openspiel import agents as oa
-    from uno_env.envs.agent_registry import is_position_agent, make_agent
+    from uno_env.players.registry import is_position_agent, make_agent
 
     assert is_position_agent("openspiel-ismcts:50") and is_position_agent("cfr:x.json")
     assert not is_position_agent("heuristic") and not is_position_agent("mcts:50")

@@ -263,7 +263,7 @@ def test_plugins_load_once_for_threads_that_ask_at_once(monkeypatch):
     worker threads) all see every agent: none sees a half-loaded registry."""
     import threading
 
-    from uno_env.envs import agent_registry as registry
+    from uno_env.players import registry
     monkeypatch.setattr(registry, "_loaded", False)
     monkeypatch.setattr(registry, "_FACTORIES", {})
     seen, start = [], threading.Barrier(8)

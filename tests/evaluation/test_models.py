@@ -10,7 +10,7 @@ import pytest
 
 from agents.ppo import PPOAgent, shipped_models
 from uno_env import make_config
-from uno_env.envs.agent_registry import agent_names, is_configured, make_agent
+from uno_env.players.registry import agent_names, is_configured, make_agent
 from uno_env.evaluation.win_rate import evaluate
 
 #: model name -> the preset of its track
@@ -119,3 +119,28 @@ def test_a_shipped_model_reads_the_layout_it_was_trained_on(name):
     # without bluffing there is no shown hand: the vector is the earlier one, which the
     # model still plays
     agent.check_config(make_config(cfg.preset, cfg.num_players, bluff=False))
+
+
+def test_one_function_builds_the_policy_record_and_the_file_keeps_it(tmp_path):
+    """``policy_record`` is the record of every exported policy: the game, the sizes,
+    then the exporter's entries; a file saved with it loads with the same record."""
+    import numpy as np
+
+    from uno_env.players.policy_file import POLICY_FORMAT, policy_record
+    config = make_config("classic", 2, stack="any")
+    record = policy_record(config, "tanh", name="mine", trainer="test")
+    assert record == {"format": POLICY_FORMAT, "preset": "classic", "num_players": 2,
+                      "rules": {"stack": "any"}, "obs_size": config.layout.obs_size,
+                      "num_actions": config.layout.size, "activation": "tanh",
+                      "name": "mine", "trainer": "test"}
+    with pytest.raises(ValueError, match="num_players"):
+        policy_record(config, num_players=4)
+    rng = np.random.default_rng(0)
+    layers = [(rng.normal(size=(8, config.layout.obs_size)).astype(np.float32),
+               np.zeros(8, np.float32)),
+              (rng.normal(size=(config.layout.size, 8)).astype(np.float32),
+               np.zeros(config.layout.size, np.float32))]
+    scale = np.ones(config.layout.obs_size, np.float32)
+    path = PPOAgent(layers, scale, record).save(tmp_path / "mine.npz")
+    again = PPOAgent.load(path)
+    assert {k: again.meta[k] for k in record} == record

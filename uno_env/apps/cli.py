@@ -299,9 +299,9 @@ def play(players: int = typer.Option(4, help=PLAYERS_HELP),
 
 def _agent(name: str, preset: str, players: int, rules: dict | None = None):
     """A baseline's name stays a name (numba); any other agent (a shipped model, a
-    ``.npz`` model file, a plug-in's agent) is built through ``uno_env.envs.agent_registry``."""
+    ``.npz`` model file, a plug-in's agent) is built through ``uno_env.players.registry``."""
     from uno_env.engine.search import agent_code
-    from uno_env.envs.agent_registry import is_position_agent, make_agent, model_name
+    from uno_env.players.registry import is_position_agent, make_agent, model_name
     if agent_code(name) is not None or is_position_agent(name):
         return name  # the baselines, mcts, and position agents (openspiel-ismcts:N)
     from uno_env.rules.config import make_config
@@ -474,9 +474,9 @@ def exit_(preset: str = _preset_option(),
 
 
 def _trainer(name: str):
-    """A training job registered with ``uno_env.envs.agent_registry`` (the agents
+    """A training job registered with ``uno_env.players.registry`` (the agents
     package registers "ppo" through the ``uno_env.agents`` entry point)."""
-    from uno_env.envs.agent_registry import trainer
+    from uno_env.players.registry import trainer
     try:
         return trainer(name)
     except ValueError as err:
@@ -535,7 +535,7 @@ def evaluate(model: str = typer.Option("ppo_classic_2p", help="a .npz model file
     from uno_env.evaluation.win_rate import evaluate as run
     rules = _parse_rules(rule)
     try:
-        from uno_env.envs.agent_registry import is_configured, make_agent
+        from uno_env.players.registry import is_configured, make_agent
         if is_configured(model):
             agent = make_agent(model, None, seed=seed)  # a model knows its configuration
             preset = preset or agent.config.preset

@@ -287,7 +287,7 @@ def play_game(players: int = 4, opponents="heuristic", seed: int = 0, seat: int 
               color: bool | None = None, **rules) -> Game | None:
     """Run the interactive game, reading moves from standard input; returns the
     finished ``Game`` (None if input ended). ``color``: see :func:`make_console`."""
-    from uno_env.envs.agent_registry import make_agent
+    from uno_env.players.registry import make_agent
 
     console = console if console is not None else make_console(color)
     out = console.print

@@ -125,9 +125,9 @@ def steps(data) -> list[dict]:
 
 # --- recording games between agents ----------------------------------------------------
 def make_seat_agent(name, config, seed=None):
-    """An agent by name (``uno_env.envs.agent_registry``: a baseline, a shipped model, a
+    """An agent by name (``uno_env.players.registry``: a baseline, a shipped model, a
     ``.npz`` model file); an object with ``act`` passes through."""
-    from uno_env.envs.agent_registry import make_agent
+    from uno_env.players.registry import make_agent
     return make_agent(name, config, seed=seed)
 
 

@@ -72,7 +72,7 @@ class RequestError(Exception):
 
 def agent_names() -> list[str]:
     """What an opponent can be: the baselines and the shipped models."""
-    from uno_env.envs.agent_registry import agent_names as registered
+    from uno_env.players.registry import agent_names as registered
     return registered()
 
 

@@ -15,6 +15,5 @@ module                  holds
 ``registration``        the Gymnasium and PettingZoo ids
 ``legacy``              the envs of the deprecated ids (the observation before
                         ``shown_hand``)
-``agent_registry``      agents by name (the protocol; plug-ins register here)
 ======================  ==========================================================
 """

@@ -277,7 +277,7 @@ def make_candidate(spec: str, config, seed: int):
     from uno_env.engine.search import agent_code
     if not isinstance(spec, str) or not spec:
         raise ValueError(f"an agent spec is a non-empty string, got {spec!r}")
-    from uno_env.envs.agent_registry import (agent_names, is_configured,
+    from uno_env.players.registry import (agent_names, is_configured,
                                              is_position_agent, make_agent)
     if agent_code(spec) is not None or is_position_agent(spec):
         return spec, None  # played by name (a position agent: game by game)
@@ -306,7 +306,7 @@ def _member(name: str, config, seed: int):
     from uno_env.engine.search import agent_code
     if agent_code(name) is not None:
         return name
-    from uno_env.envs.agent_registry import agent_names, make_agent
+    from uno_env.players.registry import agent_names, make_agent
     if name not in agent_names():
         raise ValueError(f"panel member {name!r} is not installed (the track's shipped "
                          f"model): reinstall the agents package (pip install -e .)")

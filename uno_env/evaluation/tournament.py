@@ -62,7 +62,7 @@ import numpy as np
 
 from uno_env.engine.policies import AGENT_CODES
 from uno_env.engine.search import SEARCH_SALT, agent_code, is_search_name
-from uno_env.envs.agent_registry import is_position_agent
+from uno_env.players.registry import is_position_agent
 from uno_env.evaluation.stats import Z95, wilson  # noqa: F401  (re-exported)
 from uno_env.evaluation.simulation import simulate
 
@@ -130,7 +130,7 @@ def _play_batched(preset, num_players, lineup, python_agents, num_games, seed,
            if n not in python_agents):
         return _play_games(preset, num_players, lineup, python_agents, num_games, seed,
                            first_game, rules)
-    from uno_env.envs.agent_registry import make_agent
+    from uno_env.players.registry import make_agent
 
     from uno_env.rules.config import make_config
     from uno_env.envs.every_seat import EverySeatBatch
@@ -169,7 +169,7 @@ def _play_games(preset, num_players, lineup, python_agents, num_games, seed, fir
     seats of game ``i`` share its search stream, ``seed_stream(seed ^ SEARCH_SALT, i)``,
     as inside ``simulate``, so with the same policies a game is the same on either
     path; the other agents act on the observations of their seat in batches."""
-    from uno_env.envs.agent_registry import make_agent
+    from uno_env.players.registry import make_agent
     from uno_env.rules.config import make_config
     from uno_env.engine.rng import seed_stream_py
     from uno_env.envs.game import Game

@@ -180,20 +180,18 @@ def _actor_layers(module):
 def export_policy(module, preset: str = "classic", num_players: int = 2,
                   name: str = "rllib_ppo", **meta_and_rules):
     """A trained-policy agent (``agents.PPOAgent``, numpy, through
-    ``uno_env.envs.agent_registry``) playing like the RLlib module's greedy policy: the same
+    ``uno_env.players.registry``) playing like the RLlib module's greedy policy: the same
     masked logits, argmax over the legal actions."""
-    from uno_env.envs.agent_registry import POLICY_FORMAT as FORMAT
-    from uno_env.envs.agent_registry import policy_agent
+    from uno_env.players.policy_file import policy_record
+    from uno_env.players.registry import policy_agent
     from uno_env.rules.config import make_config
     from uno_env.integrations.scaling import config_scale
     meta = {k: meta_and_rules.pop(k) for k in list(meta_and_rules)
             if k in ("trained_steps", "iterations", "seed")}
     config = make_config(preset, num_players, **meta_and_rules)
     layers, activation = _actor_layers(module)
-    record = {"format": FORMAT, "name": name, "preset": config.preset,
-              "num_players": config.num_players, "rules": config.rule_overrides(),
-              "obs_size": config.layout.obs_size, "num_actions": config.layout.size,
-              "activation": activation, "trainer": "rllib-ppo-selfplay", **meta}
+    record = policy_record(config, activation, name=name, trainer="rllib-ppo-selfplay",
+                           **meta)
     return policy_agent(layers, config_scale(config), record, name=name)
 
 

@@ -15,35 +15,15 @@ from __future__ import annotations
 import csv
 import json
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from uno_env.integrations.rllib import SHARED, export_policy, ppo_config
+from uno_env.players.training import TrainResult, evaluation_row
 
-
-@dataclass
-class RLlibTrainResult:
-    out: Path
-    iterations: int
-    timesteps: int
-    seconds: float
-    agent: object = field(repr=False)            # agents.PPOAgent (exported policy)
-    history: list = field(default_factory=list)  # one row per iteration
-    evaluations: list = field(default_factory=list)
-
-    @property
-    def steps_per_second(self) -> float:
-        return self.timesteps / self.seconds if self.seconds else 0.0
-
-    @property
-    def policy_path(self) -> Path:
-        return self.out / "policy.npz"
-
-    @property
-    def checkpoint_path(self) -> Path:
-        return self.out / "checkpoint"
+#: 0.2's name of the job's result (the record every training job returns)
+RLlibTrainResult = TrainResult
 
 
 def train_rllib(out="runs/rllib", preset: str = "classic", num_players: int = 2,
@@ -53,7 +33,7 @@ def train_rllib(out="runs/rllib", preset: str = "classic", num_players: int = 2,
                 eval_games: int = 2000, eval_opponents=("random", "heuristic"),
                 max_minutes: float | None = None, address: str | None = None,
                 progress: bool = True, threads: int | None = 1,
-                **rules) -> RLlibTrainResult:
+                **rules) -> TrainResult:
     """Self-play PPO with RLlib until ``timesteps`` environment steps (or ``iterations``
     training iterations, or ``max_minutes``), then export and evaluate the policy.
 
@@ -132,15 +112,14 @@ def train_rllib(out="runs/rllib", preset: str = "classic", num_players: int = 2,
     for opp in eval_opponents:
         r = evaluate(agent, opp, eval_games, preset, num_players, seed=seed + 1_000_003,
                      **rules)
-        evaluations.append({"steps": steps, "opponent": str(opp), "games": r["games"],
-                            "win_rate": r["win_rate"], "ci_low": r["ci"][0],
-                            "ci_high": r["ci"][1], "mean_reward": r["mean_reward"]})
+        evaluations.append(evaluation_row(steps, opp, r))
     if evaluations:
         with open(out / "eval.csv", "w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=list(evaluations[0]))
             w.writeheader()
             w.writerows(evaluations)
-    result = RLlibTrainResult(out, it, steps, seconds, agent, history, evaluations)
+    result = TrainResult(out, steps, seconds, evaluations, agent=agent, iterations=it,
+                         history=history)
     (out / "summary.json").write_text(json.dumps({
         "framework": "rllib", "preset": preset, "num_players": num_players, "seed": seed,
         "rules": rules, "hidden": list(hidden), "iterations": it, "timesteps": steps,

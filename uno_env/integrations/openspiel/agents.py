@@ -18,7 +18,8 @@ from pathlib import Path
 import numpy as np
 
 from uno_env.engine import codes as C
-from uno_env.envs.game import Game, game_of
+from uno_env.envs.game import Game
+from uno_env.players.position import PositionAgent
 
 
 def spiel_params(config, chance: str = "sampled") -> dict:
@@ -29,56 +30,20 @@ def spiel_params(config, chance: str = "sampled") -> dict:
     return params
 
 
-class _PositionAgent:
-    """What the position agents share: attach, the observation check, a stream."""
-
-    name = "position"
+class _PositionAgent(PositionAgent):
+    """OpenSpiel's position agents: a configuration, and a seed that ``tournament``
+    sets per game (``share_stream``)."""
 
     def __init__(self, config, seed=None):
         self.config = config
         self.seed = 0 if seed is None else int(seed)
         self.game: Game | None = None
 
-    def attach(self, target):
-        """Play the positions of ``target`` (a ``Game`` or an env with one)."""
-        game = game_of(target)
-        if game.config.variant != self.config.variant or \
-                game.config.layout.size != self.config.layout.size:
-            raise ValueError(f"this agent is for {self.config.preset!r} with "
-                             f"{self.config.num_players} players; the game is "
-                             f"{game.config.preset!r} with {game.num_players}")
-        self.game = game
-        self._start(game)
-        return self
-
     def share_stream(self, stream: np.ndarray):
         """Seed this agent's random numbers from ``stream`` (``tournament`` gives each
         game its own); returns the agent."""
         self.seed = int(stream[0]) % 2**32
         return self
-
-    def _start(self, game: Game) -> None:
-        pass
-
-    def observe_move(self, game: Game) -> None:
-        """Called after every move of the attached game (by ``tournament``)."""
-
-    def act(self, observation, action_mask=None) -> int:
-        if self.game is None:
-            raise ValueError(f"{self.name} plays a position: attach it to the Game it "
-                             f"plays in first (agent.attach(env) or agent.attach(game))")
-        game = self.game
-        obs = observation["observation"] if isinstance(observation, dict) else observation
-        if not np.array_equal(np.asarray(obs, np.float32),
-                              game.observe(game.current_player)):
-            raise ValueError("the observation is not that of the current decider of the "
-                             "attached game: attach the agent to the game it plays in")
-        return self.act_game(game)
-
-    def act_batch(self, observations, action_masks):
-        raise NotImplementedError(
-            f"{self.name} plays one attached game at a time: in tournaments and "
-            f"benchmarks name it (e.g. 'openspiel-ismcts:200')")
 
 
 class ISMCTSAgent(_PositionAgent):
@@ -267,9 +232,9 @@ PREFIXES = ("openspiel-ismcts", "cfr")
 
 
 def register() -> None:
-    """Make these agents known by name (``uno_env.envs.agent_registry`` loads this as a
+    """Make these agents known by name (``uno_env.players.registry`` loads this as a
     plug-in): the specs ``openspiel-ismcts[:N]`` and ``cfr:<file>`` are position agents."""
-    from uno_env.envs.agent_registry import register_position_agents
+    from uno_env.players.registry import register_position_agents
 
     def resolve(spec):
         if spec.partition(":")[0] not in PREFIXES:

@@ -108,7 +108,7 @@ class Tree:
                 out[key] = {a: 1.0 / len(legal) for a in legal}
             return out
         if isinstance(agent, str):
-            from uno_env.envs.agent_registry import make_agent
+            from uno_env.players.registry import make_agent
             agent = make_agent(agent, config or self.uno_game.config, seed=0)
         size = self.uno_game.config.layout.size
         for key, (obs, legal) in self.views.items():
@@ -300,7 +300,7 @@ def exploitability_table(study: Study, agents: dict) -> list[dict]:
 def train_learned(params: dict, out, timesteps: int = 300_000, seed: int = 0):
     """A small PPO agent trained on configuration ``params`` by ``agents.train``
     (against the heuristic and a self-play pool); returns the ``PPOAgent``."""
-    from uno_env.envs.agent_registry import make_agent, trainer
+    from uno_env.players.registry import make_agent, trainer
 
     train = trainer("ppo")  # the agents package's job (uno_env never imports agents)
     flags = {k: v for k, v in params.items() if k not in ("players", "chance")}

@@ -13,7 +13,7 @@ imports still point one way (``agents`` -> ``uno_env``). A plug-in of your own::
 
     # my_package/__init__.py
     def register():
-        from uno_env.envs.agent_registry import register_agent
+        from uno_env.players.registry import register_agent
         register_agent("mine", lambda config, seed=None: MyAgent(config))
 """
 from __future__ import annotations
@@ -22,6 +22,8 @@ import threading
 from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from typing import Callable
+
+from uno_env.players.policy_file import POLICY_FORMAT  # noqa: F401  (0.2's place of it)
 
 #: name -> factory(config, seed=None) -> agent
 _FACTORIES: dict[str, Callable] = {}
@@ -44,8 +46,6 @@ GROUP = "uno_env.agents"
 #: when made: the ``openspiel`` extra)
 BUILT_IN = (EntryPoint("openspiel", "uno_env.integrations.openspiel.agents:register", GROUP),)
 
-#: the version string of the ``.npz`` policy format that the shipped models use
-POLICY_FORMAT = "uno-env-ppo/1"
 
 
 def register_agent(name: str, factory: Callable, configured: bool = False) -> None:

@@ -1,0 +1,56 @@
+"""What every agent of this package shares: the base class ``Agent`` and the reading of
+a configuration from an environment (``config_of``). The baselines, the search and the
+networks build on it; it imports none of them."""
+from __future__ import annotations
+
+import numpy as np
+
+from uno_env.players.protocol import split_observation  # noqa: F401  (the agents' own)
+from uno_env.rules.config import Config, make_config
+
+
+def config_of(config) -> Config:
+    """The ``Config`` of ``config``: a ``Config``, None (classic, 4 players), or an
+    environment, ``Game`` or wrapper that has one."""
+    if isinstance(config, Config):
+        return config
+    if config is None:
+        return make_config("classic", 4)
+    for attr in ("config", "game"):       # an AEC env, a Game, or an env wrapper
+        inner = getattr(config, attr, None)
+        if isinstance(inner, Config):
+            return inner
+        if inner is not None and isinstance(getattr(inner, "config", None), Config):
+            return inner.config
+    unwrapped = getattr(config, "unwrapped", None)
+    if unwrapped is not None and unwrapped is not config:
+        return config_of(unwrapped)
+    raise ValueError(f"expected a uno_env Config (uno_env.make_config(...)) or an "
+                     f"environment, got {type(config).__name__}")
+
+
+class Agent:
+    """Base class: ``act(observation, action_mask) -> int`` and ``act_batch``."""
+
+    #: display name, and the ``simulate(agents=...)`` name of the numba twin
+    name = "agent"
+    kernel = None
+
+    def __init__(self, config=None):
+        self.config = config_of(config)
+
+    @classmethod
+    def for_env(cls, env, **kwargs):
+        """The agent for an environment's configuration (AEC env, ``Game``, vector env)."""
+        return cls(config_of(env), **kwargs)
+
+    def act(self, observation, action_mask=None) -> int:
+        raise NotImplementedError
+
+    def act_batch(self, observations, action_masks) -> np.ndarray:
+        """One action per row of ``observations[B, D]`` and ``action_masks[B, A]``."""
+        return np.array([self.act(o, m) for o, m in zip(observations, action_masks)],
+                        np.int64)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.config.preset!r}, {self.config.num_players})"
