@@ -149,7 +149,7 @@ class _SearchLabeller:
         self.streams = np.array([seed_stream_py(int(seed) ^ int(SEARCH_SALT),
                                                 first_game + g) for g in range(n)],
                                 np.uint64)
-        self.beliefs = np.zeros((n, *lb._state.hands.shape[1:]), np.uint8)
+        self.beliefs = np.zeros((n, *lb.engine_state.hands.shape[1:]), np.uint8)
         self.no_moves = np.zeros(0, np.int64)
         outputs, no_learner = idle_arguments(lb.config.num_players, lb.layout.obs_size,
                                              lb.layout.size)
@@ -160,7 +160,7 @@ class _SearchLabeller:
         from uno_env.engine.search import OP_DECIDE
         lb, out = self.lb, np.empty(len(rows), np.int64)
         for i, g in enumerate(rows):
-            out[i] = self.kernel(OP_DECIDE, lb._state, lb._state, lb.config.spec,
+            out[i] = self.kernel(OP_DECIDE, lb.engine_state, lb.engine_state, lb.config.spec,
                                  self.codes, np.uint64(0), int(g), STAT_SLOTS,
                                  self.streams, self.beliefs[g:g + 1], self.no_moves,
                                  *self.idle)
@@ -198,7 +198,6 @@ def collect(config, games: int, seed: int, opponents, budget: int | None,
     (the game index), ``value`` (1 if the seat won that game, 0 lost, 1/P truncated);
     and per game: ``games_won``, ``games_expert`` (who played the seat)."""
     from agents.baselines import HeuristicAgent
-    from uno_env.engine import codes as C
     from uno_env.envs.single_seat import LearnerBatch
 
     if not 0.0 <= expert_share <= 1.0:
@@ -248,7 +247,7 @@ def collect(config, games: int, seed: int, opponents, budget: int | None,
                 parts["heuristic"].append(heur.astype(np.int16))
                 parts["game"].append((start + choice).astype(np.int64))
             obs, mask, *_ = lb.step(actions)
-        winner = lb._state.info[:, C.I_MATCH_WINNER]
+        winner = lb.winner
         result = np.where(winner < 0, 1.0 / config.num_players,
                           (winner == lb.learner_seat).astype(np.float64))
         n_total = sum(len(p) for p in parts["label"])
@@ -531,7 +530,6 @@ def evaluate_guided(network, budget: int, opponents="heuristic", num_games: int 
     so this composes the two instead. Returns ``evaluate``'s dict plus ``overrides``,
     the share of choices where the search's move replaced the network's."""
     from agents.baselines import HeuristicAgent
-    from uno_env.engine import codes as C
     from uno_env.envs.single_seat import LearnerBatch
     from uno_env.evaluation.stats import wilson
 
@@ -558,7 +556,7 @@ def evaluate_guided(network, budget: int, opponents="heuristic", num_games: int 
                 choices += len(choice)
                 overrides += int(use.sum())
             obs, mask, *_ = lb.step(actions)
-        winner = lb._state.info[:, C.I_MATCH_WINNER]
+        winner = lb.winner
         wins += int((winner == lb.learner_seat).sum())
         truncated += int((winner < 0).sum())
         if bar is not None:

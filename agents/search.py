@@ -76,21 +76,22 @@ class MCTSAgent(PositionAgent, Agent):
 
     def _follow(self, game: Game) -> None:
         """Start following ``game`` from its current position, with no belief."""
-        self._watched_game, self._watched_log = game, game._actions
-        self._watched = game.clone()._state
-        self._seen = len(game._actions)
-        self.belief = np.zeros(game._state.hands.shape[1:], np.uint8)
+        self._watched_game, self._watched_deal = game, game.deal_count
+        self._watched = game.clone().engine_state
+        self._seen = game.num_moves
+        self.belief = np.zeros(game.engine_state.hands.shape[1:], np.uint8)
 
     def act_game(self, game: Game) -> int:
         """The search's action for ``game``'s current decider (the game is unchanged)."""
         if game.is_over:
             raise ValueError("no legal action: the episode is over for this agent")
         if getattr(self, "_watched_game", None) is not game or \
-                self._watched_log is not game._actions:
-            self._follow(game)   # another game, or this one was reset (a new log)
-        moves = np.array([a for _, a, _ in game._actions[self._seen:]], np.int64)
-        self._seen = len(game._actions)
-        return int(self._search(OP_DECIDE, game._state, self._watched, game.config.spec,
+                self._watched_deal != game.deal_count or game.num_moves < self._seen:
+            self._follow(game)   # another game, or this one was dealt again
+        moves = np.array([a for _, a in game.moves_since(self._seen)], np.int64)
+        self._seen = game.num_moves
+        return int(self._search(OP_DECIDE, game.engine_state, self._watched,
+                                game.config.spec,
                                 self._codes, np.uint64(0), 0, STAT_SLOTS, self._rng,
                                 self.belief[np.newaxis], moves, *self._idle))
 

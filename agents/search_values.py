@@ -90,7 +90,7 @@ def search_values(lb, g: int, streams: np.ndarray, beliefs: np.ndarray, budget: 
     deals (heuristic rollouts), and the move ``mcts:<budget>`` makes from that table.
     ``streams[g]`` is the game's search stream (advanced), ``beliefs[g]`` its belief."""
     kernel = values_kernel(lb.config.variant)
-    actions, table = kernel(lb._state, lb.config.spec, np.int64(g), streams,
+    actions, table = kernel(lb.engine_state, lb.config.spec, np.int64(g), streams,
                             beliefs[g], np.int64(budget), np.int64(AGENT_HEURISTIC))
     move, means = decide(actions, table, lb.config.num_players)
     return actions, means, move

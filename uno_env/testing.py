@@ -174,7 +174,7 @@ def _check_cards(cfg: Config, st, where: str) -> None:
 
 def _check_decisions(cfg: Config, venv: EverySeatBatch, obs, mask, player, where: str) -> None:
     """Deciders, pending draws, masks and observations of every game."""
-    st = venv._state
+    st = venv.engine_state
     live = st.info[:, C.I_STATUS] == C.STATUS_PLAYING
     legal = mask.astype(np.int64).sum(axis=1)
     n = cfg.num_players
@@ -262,8 +262,8 @@ def _check_finished(cfg: Config, st, games, where: str) -> None:
 # --- hidden information -------------------------------------------------------------------
 def _copy_into(game: Game, st, g: int) -> None:
     for name in st._fields:
-        getattr(game._state, name)[0] = getattr(st, name)[g]
-    game._refresh()
+        getattr(game.engine_state, name)[0] = getattr(st, name)[g]
+    game.refresh()
 
 
 def _exchange(st, q: int, tp: int, i: int) -> int:
@@ -288,7 +288,7 @@ def _check_hidden(cfg: Config, game: Game, obs, mask, rng, where: str) -> int:
     moves = game.legal_moves()
     assert len(set(moves)) == len(moves) == int(mask.sum()), \
         f"{where}: the legal moves' names are not one per legal action: {moves}"
-    st = game._state
+    st = game.engine_state
     n = int(st.info[0, C.I_DRAW_LEN])
     hidden = n - 1 if flip else n          # Flip: the top card's back is public
     others = [q for q in range(cfg.num_players) if q != seat and st.hand_size[0, q] > 0]
@@ -306,7 +306,7 @@ def _check_hidden(cfg: Config, game: Game, obs, mask, rng, where: str) -> int:
             changed = True
             break
     recount_state(st, 0, cfg.spec)
-    game._refresh()
+    game.refresh()
     assert np.array_equal(game.observe(seat), obs), \
         f"{where}: the decider's observation changed when hidden cards changed " \
         f"(player {q}'s hand and the draw pile)"
@@ -319,7 +319,7 @@ def _check_hidden(cfg: Config, game: Game, obs, mask, rng, where: str) -> int:
         if len(other):
             _exchange(st, q, tp, int(other[0]))
             recount_state(st, 0, cfg.spec)
-            game._refresh()
+            game.refresh()
             assert not np.array_equal(game.observe(seat), obs), \
                 f"{where}: player {q} shows another back, the observation is unchanged"
     return int(changed)
@@ -351,7 +351,7 @@ def check_random_play(preset: str = "classic", num_players: int = 4, games: int 
     chosen = np.zeros(games, np.int64)
     obs, mask, player = venv.reset(first_game=first_game)
     report.game_index = venv.game_index.copy()
-    st = venv._state
+    st = venv.engine_state
     step = 0
     limit = 100 * cfg.rules.max_turns
     while True:
@@ -428,12 +428,12 @@ def check_vector_matches_game(report: ContractReport, sample=None) -> None:
     venv = EverySeatBatch(report.games, report.preset, report.num_players, seed=report.seed,
                      auto_reset=False, **report.rules)
     first, _, _ = venv.reset(first_game=report.first_game)
-    first, dealt = first.copy(), venv._state.hands.copy()
+    first, dealt = first.copy(), venv.engine_state.hands.copy()
     final = _replay_vector(venv, report.actions)
     other = EverySeatBatch(report.games, report.preset, report.num_players,
                       seed=report.seed + 1, auto_reset=False, **report.rules)
     other.reset(first_game=report.first_game)
-    assert not np.array_equal(other._state.hands, dealt), \
+    assert not np.array_equal(other.engine_state.hands, dealt), \
         f"{base}: seed {report.seed + 1} deals the same hands"
     game = Game(report.preset, report.num_players, seed=report.seed, **report.rules)
     if report.first_game == 0:
@@ -451,7 +451,7 @@ def check_vector_matches_game(report: ContractReport, sample=None) -> None:
                             f"illegal in Game"
             game.step(a)
         assert game.is_over, f"{where}: not over after EverySeatBatch's actions"
-        _assert_same_state(final, b, game._state, 0, f"{where}: Game vs EverySeatBatch")
+        _assert_same_state(final, b, game.engine_state, 0, f"{where}: Game vs EverySeatBatch")
 
 
 def _replay_vector(venv: EverySeatBatch, actions: list) -> object:
@@ -462,7 +462,7 @@ def _replay_vector(venv: EverySeatBatch, actions: list) -> object:
         for b, played in enumerate(actions):
             row[b] = played[step] if step < len(played) else 0
         venv.step(row)
-    return venv._state
+    return venv.engine_state
 
 
 def check_vector_batch_size(report: ContractReport) -> None:
@@ -503,7 +503,7 @@ def check_simulate_matches_game(preset: str = "classic", num_players: int = 4,
         game.reset(seed, i)
         steps = 0
         while not game.is_over:
-            game.step(ops.random_legal(game._state, 0, scratch))
+            game.step(ops.random_legal(game.engine_state, 0, scratch))
             steps += 1
         where = f"{base}, game {i}: simulate vs Game"
         winner = game.winner if game.winner is not None else -1
@@ -657,7 +657,7 @@ def soak_check(game: Game) -> tuple[str, ...]:
     dark, high = _soak_tables(cfg)
     empty = np.zeros(0, np.int32)
     bits = kernels(cfg.variant).soak(
-        soak_kernel.OP_CHECK, game._state, cfg.spec,
+        soak_kernel.OP_CHECK, game.engine_state, cfg.spec,
         np.zeros(cfg.num_players, np.int64), np.uint64(0), 0, 1, 1, dark, high, empty,
         empty, np.zeros(soak_kernel.NUM_KINDS, np.int64), np.full(3, -1, np.int64))
     return _kinds(int(bits))

@@ -154,3 +154,63 @@ def test_packages_import_only_packages_below(package):
                 bad.append(f"{module} imports {dep} ({other} is above {package})")
     assert bad == []
 
+
+def _game_private_names() -> set[str]:
+    """The private attributes and methods of ``Game`` (``uno_env/envs/game.py``)."""
+    tree = ast.parse((ROOT / "uno_env" / "envs" / "game.py").read_text())
+    game = next(n for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and n.name == "Game")
+    names = set()
+    for node in ast.walk(game):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                and node.value.id == "self":
+            names.add(node.attr)
+        elif isinstance(node, (ast.FunctionDef, ast.Assign)):
+            names.update([node.name] if isinstance(node, ast.FunctionDef) else
+                         [t.id for t in node.targets if isinstance(t, ast.Name)])
+    return {n for n in names if n.startswith("_") and not n.startswith("__")}
+
+
+def _library_modules():
+    return sorted([*(ROOT / "uno_env").rglob("*.py"), *(ROOT / "agents").glob("*.py")])
+
+
+def test_no_module_touches_a_private_attribute_of_game():
+    """``Game`` keeps its own state: outside ``envs/game.py``, code uses its public
+    methods and properties (``engine_state``, ``refresh``, ``moves_since``, ...), never
+    one of its private names on another object (the batches' records are public as
+    ``engine_state`` too, so no ``x._state`` is needed anywhere)."""
+    private = _game_private_names()
+    assert {"_state", "_actions", "_mask", "_load_scenario", "_setup"} <= private
+    bad = []
+    for path in _library_modules():
+        rel = path.relative_to(ROOT).as_posix()
+        if rel == "uno_env/envs/game.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Attribute) and node.attr in private and not (
+                    isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
+                bad.append(f"{rel}:{node.lineno}: {ast.unparse(node)}")
+    assert bad == []
+
+
+#: the modules that may read the engine's raw ``info`` slots (``C.I_*``): the engine, the
+#: environments built directly on its kernels, the engine's contract checks, and a kernel
+#: compiled beside the engine's
+SLOT_READERS = ("uno_env/engine/", "uno_env/envs/", "uno_env/testing.py",
+                "agents/search_values.py")
+
+
+def test_only_the_engine_and_the_environments_read_raw_engine_slots():
+    """Above the environments, a game's state is read through ``Game``'s (and the
+    batches') public API: no module reads an ``info`` slot such as ``I_W4_PLAYER``."""
+    bad = []
+    for path in _library_modules():
+        rel = path.relative_to(ROOT).as_posix()
+        if rel.startswith(SLOT_READERS):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = [node.attr] if isinstance(node, ast.Attribute) else \
+                [a.name for a in node.names] if isinstance(node, ast.ImportFrom) else []
+            bad += [f"{rel}:{node.lineno}: {n}" for n in names
+                    if n.startswith("I_") and n[2:].isupper()]
+    assert bad == []

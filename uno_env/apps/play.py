@@ -21,7 +21,6 @@ import sys
 from rich.console import Console
 from rich.text import Text
 
-from uno_env.engine import codes as C
 from uno_env.envs.game import Game
 from uno_env.apps.seat_view import (
     COLOR_NAMES, TableView, card, face_color, move_faces, seat_view, track_uno,
@@ -347,10 +346,10 @@ def play_game(players: int = 4, opponents="heuristic", seed: int = 0, seat: int 
                 t.append(_join(card_text(c) for c in cards) if cards else Text("(empty)"))
                 out(t)
         track_uno(game, declared)
-        if game.side != side and not game._state.info[0, C.I_LAST_ROUND_OVER]:
+        if game.side != side and not game.round_just_ended:
             out(Text(f"  -- the cards flip: {game.side.upper()} side in play "
                      f"(docs/rules.md section 5)", style="bold"))
-        if game.is_over or game._state.info[0, C.I_LAST_ROUND_OVER]:
+        if game.is_over or game.round_just_ended:
             out("")
             for line in render_summary(seat_view(game, seat, declared), who, round_no):
                 out(line)
@@ -362,10 +361,10 @@ def _challenged_hand(game: Game, move: str):
     """Before a ``challenge``: (seat, cards) of the hand shown to the challenger."""
     if move != "challenge":
         return None
-    w4 = int(game._state.info[0, C.I_W4_PLAYER])
-    if w4 < 0:
+    shown = game.challenge_hand
+    if shown is None:
         return None
-    hands = game._state.hands[0, w4]
+    w4, hands = shown
     return w4, [card(game, t) for t in range(len(hands)) for _ in range(hands[t])]
 
 

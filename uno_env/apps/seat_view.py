@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from uno_env.rules.cards import COLOR_LETTERS, face_name
-from uno_env.engine import codes as C
 
 COLOR_NAMES = {"R": "red", "Y": "yellow", "G": "green", "B": "blue", "P": "pink",
                "T": "teal", "O": "orange", "V": "purple"}
@@ -115,16 +114,16 @@ def _faces(game, t: int) -> tuple[int, int]:
     light = int(deck.type_face[t, 0])
     if not deck.double_sided:
         return light, light
-    return light, int(game._state.dark_face[0, t])
+    return light, int(game.dark_faces[t])
 
 
 def card(game, t: int, side: int | None = None) -> Card:
     """Card type ``t`` as seen by its holder on ``side`` (default: the side in play)."""
     deck = game.config.deck
     if side is None:
-        side = int(game._state.info[0, C.I_SIDE])
+        side = int(game.side == "dark")
     light, dark = _faces(game, t)
-    name = game.layout.card_name(int(t), game._dark())
+    name = game.layout.card_name(int(t), game.dark_faces)
     if not deck.double_sided:
         return Card(_face_str(deck, light), None, name)
     up, down = (light, dark) if side == 0 else (dark, light)
@@ -133,9 +132,8 @@ def card(game, t: int, side: int | None = None) -> Card:
 
 def back_face(game, t: int) -> str:
     """Flip: the face card type ``t`` shows to the table (the side not in play)."""
-    side = int(game._state.info[0, C.I_SIDE])
     light, dark = _faces(game, t)
-    return _face_str(game.config.deck, dark if side == 0 else light)
+    return _face_str(game.config.deck, dark if game.side == "light" else light)
 
 
 def _sort_key(c: Card):
@@ -152,10 +150,9 @@ def track_uno(game, declared: set[int]) -> set[int]:
     """Update ``declared`` (seats that have said "UNO" and still hold one card) after a
     move; call it after every move. A call is heard by everyone (docs/rules.md
     section 2)."""
-    info = game._state.info[0]
-    sizes = game._state.hand_size[0]
-    called = int(info[C.I_UNO_CALLED])
-    if called >= 0:
+    sizes = game.hand_sizes
+    called = game.uno_called
+    if called is not None:
         declared.add(called)
     for s in list(declared):
         if s != called and sizes[s] != 1:
@@ -168,50 +165,47 @@ def seat_view(game, seat: int, declared: set[int] | frozenset = frozenset()) -> 
     (kept by :func:`track_uno`; the engine remembers a call only for its turn)."""
     if not 0 <= seat < game.num_players:
         raise ValueError(f"seat must be 0..{game.num_players - 1}, got {seat!r}")
-    st, cfg = game._state, game.config
-    info = st.info[0]
+    cfg = game.config
     flip = bool(cfg.deck.double_sided)
-    side = int(info[C.I_SIDE])
-    phase = int(info[C.I_PHASE])
     current = game.current_player
-    hands = st.hands[0]
+    hands = [game.hand_counts(s) for s in range(game.num_players)]
+    sizes, scores = game.hand_sizes, game.scores
     catchable = game.catchable
-    uno_called = int(info[C.I_UNO_CALLED])
+    uno_called = game.uno_called
     seats = []
     for s in range(game.num_players):
         backs = ()
         if flip and s != seat:
             backs = tuple(sorted((back_face(game, t) for t in np.flatnonzero(hands[s])
-                                  for _ in range(hands[s, t])), key=_face_key))
-        size = int(st.hand_size[0, s])
+                                  for _ in range(hands[s][t])), key=_face_key))
+        size = int(sizes[s])
         called = size == 1 and (s in declared or s == uno_called)
         seats.append(SeatView(s, size, backs, declared_uno=called,
-                              catchable=catchable == s, score=int(st.scores[0, s])))
+                              catchable=catchable == s, score=int(scores[s])))
     own = tuple(sorted((card(game, t) for t in np.flatnonzero(hands[seat])
-                        for _ in range(hands[seat, t])), key=_sort_key))
-    n_draw = int(info[C.I_DRAW_LEN])
-    draw_back = (back_face(game, int(st.draw_pile[0, n_draw - 1]))
+                        for _ in range(hands[seat][t])), key=_sort_key))
+    n_draw = game.draw_pile_size
+    draw_back = (back_face(game, int(game.draw_pile_types()[-1]))
                  if flip and n_draw else None)
-    jump = int(info[C.I_JUMP_FROM]) if phase == C.PHASE_JUMP_IN else -1
+    jump, resume = game.jump_in or (-1, -1)
     onepiece = cfg.variant == "onepiece"
     over = game.is_over
     rules = cfg.rules
     return TableView(
         seat=seat, num_players=game.num_players, preset=cfg.preset, flip=flip,
         side=game.side, round=game.round, turn=game.turns, current=current,
-        phase=C.PHASE_NAMES[phase], direction=game.direction,
-        top=card(game, int(st.discard[0, int(info[C.I_DISCARD_LEN]) - 1])),
+        phase=game.phase, direction=game.direction,
+        top=card(game, game.top_type),
         color=game.color, pending_draw=game.pending_draw,
-        stacking=rules.stack != "none", multi_count=int(info[C.I_MULTI_COUNT]),
+        stacking=rules.stack != "none", multi_count=game.multi_count,
         draw_pile=n_draw, draw_back=draw_back, hand=own, seats=tuple(seats),
-        uno_called=uno_called if uno_called >= 0 else None, catchable=catchable,
+        uno_called=uno_called, catchable=catchable,
         jump_in_from=jump if jump >= 0 and not onepiece else None,
-        jump_in_resume=(int(info[C.I_RESUME_SEAT])
-                        if jump >= 0 and not onepiece else None),
+        jump_in_resume=resume if jump >= 0 and not onepiece else None,
         hancock_from=jump if jump >= 0 and onepiece else None,
         match=rules.target_score > 0, target_score=rules.target_score, teams=rules.teams,
         over=over, truncated=game.truncated,
-        round_over=bool(info[C.I_LAST_ROUND_OVER]), round_winner=game.round_winner,
+        round_over=game.round_just_ended, round_winner=game.round_winner,
         round_points=tuple(game.round_points), winner=game.winner,
         moves=_ordered(game.legal_moves(), game.side) if not over and current == seat
         else (),

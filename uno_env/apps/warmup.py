@@ -41,7 +41,7 @@ def _touch_every_entry_point(preset: str) -> None:
     obs, mask = batch.reset()
     batch.step(mask.argmax(axis=1))
     # the threaded step's kernel (LearnerBatch(threads > 1)), whatever the cores here
-    batch._rows_kernel(learner_ops.OP_DEAL_ENDED, batch._state, batch.config.spec,
+    batch._rows_kernel(learner_ops.OP_DEAL_ENDED, batch.engine_state, batch.config.spec,
                        batch._lb, np.uint64(0), batch._no_rows, mask.argmax(axis=1))
     cfg = make_config(preset, 4)
     out = np.zeros(1, np.int64)

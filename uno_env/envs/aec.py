@@ -161,7 +161,7 @@ class raw_env(AECEnv):
         self._rewarded = False
         self.agent_selection = self.possible_agents[self.game.current_player]
         # the mask as the int8 the observation space declares (a view: always current)
-        self._mask_i8 = self.game._mask.view(np.int8)
+        self._mask_i8 = self.game.action_mask().view(np.int8)
         self._ready = self._live = True
 
     def observe(self, agent):
@@ -169,7 +169,8 @@ class raw_env(AECEnv):
         if self._live and agent == self.agent_selection:
             # the agent to move (the loop's every step): the observation that the last
             # kernel call left, and the mask, copied (a caller may keep them)
-            return {"observation": game._obs.copy(), "action_mask": self._mask_i8.copy()}
+            return {"observation": game.current_observation(),
+                    "action_mask": self._mask_i8.copy()}
         if not self._ready:
             raise ValueError("call reset() before observe()")
         if not isinstance(agent, str) or agent not in self.agent_name_mapping:
@@ -200,7 +201,7 @@ class raw_env(AECEnv):
             self._rewarded = False
         self.agent_selection = self.possible_agents[code & STEP_SEAT_MASK]
         if code & STEP_ROUND_ENDED:
-            for name, r in zip(self.possible_agents, game._state.rewards[0].tolist()):
+            for name, r in zip(self.possible_agents, game.rewards):
                 self.rewards[name] = r
             self._rewarded = True
             self._accumulate_rewards()
@@ -214,8 +215,8 @@ class raw_env(AECEnv):
 
     def _legal(self, action) -> bool:
         """Whether ``action`` is a legal move now; a non-integer is a ValueError."""
-        a = self.game._action_id(action)
-        return 0 <= a < self.layout.size and bool(self.game._mask[a])
+        a = self.game.action_id(action)
+        return 0 <= a < self.layout.size and bool(self.game.action_mask()[a])
 
     def _lose(self, agent) -> None:
         """``illegal_action="lose"``: ``agent`` loses and the game ends for everyone."""

@@ -173,6 +173,13 @@ class EverySeatBatch:
         return self._state.info[:, C.I_STATUS] != C.STATUS_PLAYING
 
     @property
+    def engine_state(self):
+        """The engine's record of these games (``uno_env.engine.state.State``, one row
+        per slot), for code that hands it to a kernel (search agents) or checks the
+        engine's invariants (``uno_env.testing``). Read it; do not change it."""
+        return self._state
+
+    @property
     def winner(self) -> np.ndarray:
         """int[B]: winner of each slot's game, -1 while playing or if truncated."""
         return self._state.info[:, C.I_MATCH_WINNER].copy()

@@ -93,6 +93,7 @@ class Game(ReplayMixin):
         self._current = 0
         self._actions: list[tuple[int, int, int]] = []
         self._name_cache: tuple | None = None     # (dark faces, every type's name)
+        self._deals = 0
 
     def reset(self, seed: int = 0, index: int = 0, pairing=None) -> None:
         """Deal a new match from ``seed`` (``index`` picks another game of the same seed:
@@ -108,6 +109,7 @@ class Game(ReplayMixin):
             self._set_pairing(pairing)
         self._refresh()
         self._actions = []
+        self._deals += 1
 
     def _set_pairing(self, pairing) -> None:
         deck = self.config.deck
@@ -159,11 +161,13 @@ class Game(ReplayMixin):
     def _name(self, t) -> str:
         return self._names()[int(t)]
 
-    def _refresh(self) -> None:
-        """Recompute the cached mask and observation after the state was changed
-        directly (tests that edit ``_state`` call this)."""
+    def refresh(self) -> None:
+        """Recompute the cached mask and observation after ``engine_state`` was changed
+        directly (the contract checks, tests that edit a position)."""
         self._kernel(OP_REFRESH, self._box, 0, 0)
         self._current = int(self._state.info[0, C.I_CURRENT])
+
+    _refresh = refresh   # the name tests that edit the state use
 
     # --- scenarios ---------------------------------------------------------------------
     @classmethod
@@ -452,6 +456,11 @@ class Game(ReplayMixin):
         self._kernel(OP_OBSERVE, self._box, 0, seat)
         return self._other_obs.copy()
 
+    def current_observation(self) -> np.ndarray:
+        """The current decider's observation, a fresh copy: ``observe(current_player)``
+        without the seat check, for loops that observe after every step (the AEC env)."""
+        return self._obs.copy()
+
     # --- public state ------------------------------------------------------------------
     @property
     def num_players(self) -> int:
@@ -600,6 +609,167 @@ class Game(ReplayMixin):
                 "multi_extra": int(info[C.I_STAT_MULTI]),
                 "exchanges": int(info[C.I_STAT_EXCHANGES]),
                 "flips": int(info[C.I_STAT_FLIPS])}
+
+    @property
+    def uno_called(self) -> int | None:
+        """The seat that declared UNO this turn (the engine remembers a call for its turn
+        only), None if none."""
+        c = int(self._state.info[0, C.I_UNO_CALLED])
+        return None if c < 0 else c
+
+    @property
+    def multi_count(self) -> int:
+        """``multi_play``: the cards played so far in the current multi-card play."""
+        return int(self._state.info[0, C.I_MULTI_COUNT])
+
+    @property
+    def jump_in(self) -> tuple[int, int] | None:
+        """In the ``jump_in`` phase (a jump-in, or One Piece's Hancock): ``(seat whose
+        card may be answered, seat the turn resumes at)``; else None."""
+        info = self._state.info[0]
+        if int(info[C.I_PHASE]) != C.PHASE_JUMP_IN or int(info[C.I_JUMP_FROM]) < 0:
+            return None
+        return int(info[C.I_JUMP_FROM]), int(info[C.I_RESUME_SEAT])
+
+    @property
+    def round_just_ended(self) -> bool:
+        """Did the last move end a round (of a match, or the game)?"""
+        return bool(self._state.info[0, C.I_LAST_ROUND_OVER])
+
+    @property
+    def challenge_hand(self) -> tuple[int, np.ndarray] | None:
+        """While ``challenge`` is a legal move (the ``challenge`` phase, or a stack with
+        ``stack`` on): ``(seat, counts per card type)`` of the player of the card it
+        would challenge, the hand the challenge shows the challenger (docs/rules.md
+        2.5); None otherwise. The counts are a copy."""
+        w4 = int(self._state.info[0, C.I_W4_PLAYER])
+        if w4 < 0 or not self._mask[self.layout.CHALLENGE]:
+            return None
+        return w4, self._state.hands[0, w4].copy()
+
+    # --- for code built on a Game: agents, the chance layer, the contract checks -------
+    def hand_counts(self, seat: int) -> np.ndarray:
+        """``seat``'s hand as counts per card type (a copy; ``hand`` names them)."""
+        return self._state.hands[0, check_seat(seat, self.num_players)].copy()
+
+    @property
+    def dark_faces(self) -> np.ndarray | None:
+        """Flip deck: the dark face id of each card type in this match (a copy), else
+        None."""
+        dark = self._dark()
+        return None if dark is None else dark.copy()
+
+    @property
+    def top_type(self) -> int:
+        """The card type on top of the discard pile (``top`` names it)."""
+        return int(self._state.discard[0, int(self._state.info[0, C.I_DISCARD_LEN]) - 1])
+
+    def draw_pile_types(self, n: int | None = None) -> np.ndarray:
+        """The draw pile as card types, bottom first, top last (a copy). ``n`` reads
+        the first ``n`` slots of the pile's array instead of its ``draw_pile_size``:
+        the slots above the pile hold the cards drawn from it since the last shuffle,
+        the latest drawn lowest (the explicit chance layer rebuilds a reshuffle from
+        them)."""
+        size = int(self._state.info[0, C.I_DRAW_LEN]) if n is None else int(n)
+        if not 0 <= size <= self._state.draw_pile.shape[1]:
+            raise ValueError(f"n must be 0..{self._state.draw_pile.shape[1]}, got {n!r}")
+        return self._state.draw_pile[0, :size].astype(np.int64)
+
+    def put_in_draw_pile(self, position: int, card_type: int) -> None:
+        """Move a card of type ``card_type`` to ``position`` of the draw pile (0 = the
+        top), swapping it with the card there; the card comes from ``position`` or
+        below. ValueError if there is none of that type there."""
+        pile = self._state.draw_pile[0]
+        pos = int(self._state.info[0, C.I_DRAW_LEN]) - 1 - int(position)
+        if not 0 <= pos < len(pile):
+            raise ValueError(f"position must be 0..{self.draw_pile_size - 1}, got "
+                             f"{position!r}")
+        where = np.flatnonzero(pile[:pos + 1] == card_type)
+        if len(where) == 0:
+            raise ValueError(f"no {self.config.deck.type_name(card_type)} left in the "
+                             f"draw pile")
+        j = int(where[-1])
+        pile[j], pile[pos] = pile[pos], pile[j]
+        self.refresh()
+
+    @property
+    def stream(self) -> int:
+        """The state of this game's random stream (``uno_env.engine.rng``): it draws the
+        reshuffles and ``random_action``. Setting it continues the game from another
+        state (search rollouts, the explicit chance layer); the position is unchanged."""
+        return int(self._state.rng[0])
+
+    @stream.setter
+    def stream(self, value: int) -> None:
+        self._state.rng[0] = np.uint64(value)
+
+    @property
+    def deal_count(self) -> int:
+        """Deals made by this Game (``reset`` makes one): an agent following a game
+        sees from it that the game was dealt again."""
+        return self._deals
+
+    @property
+    def num_moves(self) -> int:
+        """Moves made so far in this match."""
+        return len(self._actions)
+
+    def moves_since(self, start: int) -> list[tuple[int, int]]:
+        """The moves from move ``start`` on: (seat, action id)."""
+        return [(seat, a) for seat, a, _ in self._actions[int(start):]]
+
+    def action_id(self, action) -> int:
+        """``action`` (an action id of any integer type) as an int; ValueError naming
+        the legal moves for anything else."""
+        return self._action_id(action)
+
+    @property
+    def engine_state(self):
+        """The engine's record of this game (``uno_env.engine.state.State``, one row),
+        for code that hands it to a kernel (the search agents) or checks the engine's
+        invariants (``uno_env.testing``). Read it; a change made to it directly bypasses
+        the rules and needs ``refresh()`` after it."""
+        return self._state
+
+    @classmethod
+    def from_deal(cls, config: Config, hands, top: int, drawn: int = 0) -> "Game":
+        """The position after the deal: ``hands`` (counts per card type per seat, the
+        first player's including the cards a first ``D2`` made it draw, ``drawn`` of
+        them), ``top`` the first card's type, its effect applied (docs/rules.md 2.3, as
+        ``rounds.start_round``); the rest of the deck in the draw pile. For the explicit
+        chance layer (``uno_env.integrations.openspiel.explicit_chance``), which deals
+        card by card."""
+        deck, rules, players = config.deck, config.rules, config.num_players
+        names = [[deck.type_name(t) for t in range(deck.num_types)
+                  for _ in range(int(h[t]))] for h in hands]
+        game = cls.__new__(cls)
+        game.config = config
+        game._setup()
+        game.seed = 0
+        rank = int(deck.face_rank[deck.type_face[top, 0]])
+        wild = rank >= C.FIRST_WILD_RANK
+        game._load_scenario(names, deck.type_name(top), "R" if wild else None, [], [], 0,
+                            1)
+        info = game._state.info[0]
+        dealer = rules.dealer
+        first = (dealer + 1) % players
+        info[C.I_W4_PREV_COLOR] = C.NO_COLOR
+        info[C.I_DEALER] = dealer
+        info[C.I_STAT_CARDS_DRAWN] = drawn
+        current, phase = first, C.PHASE_PLAY
+        if wild:
+            info[C.I_COLOR] = C.NO_COLOR
+            phase = C.PHASE_COLOR
+        elif rank == C.SKIP or rank == C.DRAW2:
+            current = (dealer + 2) % players
+        elif rank == C.REVERSE:
+            info[C.I_DIRECTION] = -1
+            current = dealer
+        info[C.I_CURRENT] = current
+        info[C.I_PHASE] = phase
+        recount_state(game._state, 0, config.spec)
+        game.refresh()
+        return game
 
     def render(self) -> str:
         """A text picture of the table from an omniscient view."""

@@ -268,6 +268,19 @@ class LearnerBatch:
         return self._lb.game_index
 
     @property
+    def engine_state(self):
+        """The engine's record of these games (``uno_env.engine.state.State``, one row
+        per slot), for code that hands it to a kernel (search agents) or checks the
+        engine's invariants (``uno_env.testing``). Read it; do not change it."""
+        return self._state
+
+    @property
+    def winner(self) -> np.ndarray:
+        """int[B]: the match winner of each slot's game, -1 while playing or if
+        truncated."""
+        return self._state.info[:, C.I_MATCH_WINNER].copy()
+
+    @property
     def done(self) -> np.ndarray:
         """bool[B]: games that have ended and wait for a reset (only without auto-reset)."""
         return self._lb.waiting == K.DONE
@@ -292,7 +305,7 @@ class LearnerBatch:
         cfg = game.config
         batch = cls(1, cfg.preset, cfg.num_players, opponents, seat, game.seed,
                     auto_reset=False, **cfg.rule_overrides())
-        for mine, theirs in zip(batch._state, game._state):
+        for mine, theirs in zip(batch.engine_state, game.engine_state):
             mine[...] = theirs
         batch._call(K.OP_RESUME, 0)
         batch._run_externals()
@@ -446,7 +459,7 @@ class SingleAgentEnv(gymnasium.Env):
         if self.batch.done[0] or self._forfeited:
             raise ValueError("the episode is over: call reset()")
         if isinstance(action, str):
-            st = self.batch._state
+            st = self.batch.engine_state
             dark = st.dark_face[0] if self.config.deck.double_sided else None
             action = self.config.layout.encode(action, int(st.info[0, C.I_SIDE]), dark,
                                                self.batch.mask[0])
@@ -478,7 +491,7 @@ class SingleAgentEnv(gymnasium.Env):
         if self.render_mode != "ansi":
             return None
         b, deck = self.batch, self.config.deck
-        st, seat = b._state, int(b.learner_seat[0])
+        st, seat = b.engine_state, int(b.learner_seat[0])
         counts = st.hands[0, seat]
         lay, side = self.config.layout, int(st.info[0, C.I_SIDE])
         dark = st.dark_face[0] if deck.double_sided else None

@@ -156,7 +156,7 @@ def _play_batched(preset, num_players, lineup, python_agents, num_games, seed,
                         else agent.act_batch(obs[idx], mask[idx])
             obs, mask, player = venv.step(actions)[:3]
         winner[lo:lo + size] = venv.winner
-        points[lo:lo + size] = venv._state.scores if config.rules.target_score > 0 \
+        points[lo:lo + size] = venv.engine_state.scores if config.rules.target_score > 0 \
             else venv.round_points
     return winner, points
 

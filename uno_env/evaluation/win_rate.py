@@ -13,7 +13,6 @@ from typing import Any
 
 import numpy as np
 
-from uno_env.engine import codes as C
 from uno_env.engine.batch import STAT_SLOTS
 from uno_env.engine.entry import kernels
 from uno_env.engine.rng import seed_stream_py
@@ -59,7 +58,7 @@ def evaluate(agent, opponents: Any = "random", num_games: int = 10_000,
             # unless a search opponent makes the batch keep each game's belief and
             # stream: then the agent shares them, as the search seats of simulate do
             codes = np.array([search_code], np.int64)
-            beliefs = np.zeros((size, *lb._state.hands.shape[1:]), np.uint8)
+            beliefs = np.zeros((size, *lb.engine_state.hands.shape[1:]), np.uint8)
             if lb.searches:
                 streams, beliefs = lb._search_rng, lb._belief
             no_moves = np.zeros(0, np.int64)
@@ -72,12 +71,13 @@ def evaluate(agent, opponents: Any = "random", num_games: int = 10_000,
                 actions[rows] = agent.act_batch(obs[rows], mask[rows])
             else:
                 for g in rows:
-                    actions[g] = search(OP_DECIDE, lb._state, lb._state, lb.config.spec,
+                    actions[g] = search(OP_DECIDE, lb.engine_state, lb.engine_state,
+                                        lb.config.spec,
                                         codes, np.uint64(0), int(g), STAT_SLOTS, streams,
                                         beliefs[g:g + 1], no_moves, *idle)
             obs, mask, reward, _, _ = lb.step(actions)
             returns += reward
-        winner = lb._state.info[:, C.I_MATCH_WINNER]
+        winner = lb.winner
         wins += int((winner == lb.learner_seat).sum())
         truncated += int((winner < 0).sum())
         total_reward += float(returns.sum())

@@ -17,7 +17,6 @@ from pathlib import Path
 
 import numpy as np
 
-from uno_env.engine import codes as C
 from uno_env.envs.game import Game
 from uno_env.players.position import PositionAgent
 
@@ -100,7 +99,7 @@ class _EngineRollout:
         if state.is_terminal():
             return np.array(state.returns())
         game = state.uno.clone()
-        game._state.rng[0] = np.uint64(self._rng.randint(1, 2**62))
+        game.stream = self._rng.randint(1, 2**62)
         while not game.is_over:
             game.step(game.random_action())
         return np.array(state.returns()) + np.asarray(game.rewards, float)
@@ -147,13 +146,13 @@ class CFRAgent(_PositionAgent):
         for seat in range(game.num_players):
             obs = game.observe(seat)
             self._records.append([obs, [_delta(np.zeros_like(obs), obs)]])
-        self._seen = len(game._actions)
+        self._seen = game.num_moves
         self._w4_hand = None
 
     def observe_move(self, game: Game) -> None:
         if game is not self.game:
             return
-        for seat, action, _ in game._actions[self._seen:]:
+        for seat, action in game.moves_since(self._seen):
             move = f"{seat}:{action}"
             for q, entry in enumerate(self._records):
                 obs = game.observe(q)
@@ -163,17 +162,15 @@ class CFRAgent(_PositionAgent):
                     entry[1].append("shown " + " ".join(
                         f"{t}={int(n)}" for t, n in enumerate(self._w4_hand) if n))
                 entry[0] = obs
-        self._seen = len(game._actions)
-        info = game._state.info[0]
-        w4 = int(info[C.I_W4_PLAYER])
-        self._w4_hand = game._state.hands[0, w4].copy() \
-            if int(info[C.I_PHASE]) == C.PHASE_CHALLENGE and w4 >= 0 else None
+        self._seen = game.num_moves
+        shown = game.challenge_hand if game.phase == "challenge" else None
+        self._w4_hand = None if shown is None else shown[1]
 
     def information_state(self, seat: int) -> str:
         return f"p{seat} " + " | ".join(self._records[seat][1])
 
     def act_game(self, game: Game) -> int:
-        if game is not self.game or len(game._actions) != self._seen:
+        if game is not self.game or game.num_moves != self._seen:
             raise ValueError("the CFR agent follows its game move by move: attach it "
                              "at the start and call observe_move(game) after each move")
         if self._rng is None:

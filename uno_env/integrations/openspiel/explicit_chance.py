@@ -34,9 +34,7 @@ from math import comb
 
 import numpy as np
 
-from uno_env.engine import codes as C
 from uno_env.engine.rng import seed_stream_py, shuffle_prefix_py
-from uno_env.engine.tallies import recount_state
 from uno_env.envs.game import Game
 from uno_env.rules.config import FIRST_CARD_REDO, Config
 
@@ -85,60 +83,23 @@ def startable(config: Config) -> np.ndarray:
 
 
 def deal_game(config: Config, hands: list, top: int, drawn: int = 0, cls=Game) -> Game:
-    """The position after the deal: ``hands`` (counts per type, the first player's
-    including the cards a first ``D2`` made it draw, ``drawn`` of them), ``top`` the
-    first card, its effect applied (docs/rules.md 2.3, as ``rounds.start_round``);
-    ``cls``: the ``Game`` class to make."""
-    deck, rules, players = config.deck, config.rules, config.num_players
-    names = [[deck.type_name(t) for t in range(deck.num_types) for _ in range(int(h[t]))]
-             for h in hands]
-    game = cls.__new__(cls)
-    game.config = config
-    game._setup()
-    game.seed = 0
-    rank = int(deck.face_rank[deck.type_face[top, 0]])
-    wild = rank >= C.FIRST_WILD_RANK
-    game._load_scenario(names, deck.type_name(top), "R" if wild else None, [], [], 0, 1)
-    info = game._state.info[0]
-    dealer = rules.dealer
-    first = (dealer + 1) % players
-    info[C.I_W4_PREV_COLOR] = C.NO_COLOR
-    info[C.I_DEALER] = dealer
-    info[C.I_STAT_CARDS_DRAWN] = drawn
-    current, phase = first, C.PHASE_PLAY
-    if wild:
-        info[C.I_COLOR] = C.NO_COLOR
-        phase = C.PHASE_COLOR
-    elif rank == C.SKIP or rank == C.DRAW2:
-        current = (dealer + 2) % players
-    elif rank == C.REVERSE:
-        info[C.I_DIRECTION] = -1
-        current = dealer
-    info[C.I_CURRENT] = current
-    info[C.I_PHASE] = phase
-    recount_state(game._state, 0, config.spec)
-    game._refresh()
-    return game
+    """The position after the deal (``Game.from_deal``): ``hands`` (counts per type,
+    the first player's including the cards a first ``D2`` made it draw, ``drawn`` of
+    them), ``top`` the first card, its effect applied; ``cls``: the ``Game`` class to
+    make."""
+    return cls.from_deal(config, hands, top, drawn)
 
 
 def pile_counts(game: Game, fixed: int) -> np.ndarray:
     """Copies per type among the draw pile's cards below its top ``fixed`` positions."""
-    st = game._state
-    n = int(st.info[0, C.I_DRAW_LEN]) - fixed
-    return np.bincount(st.draw_pile[0, :n], minlength=game.config.deck.num_types)
+    pile = game.draw_pile_types()
+    return np.bincount(pile[:len(pile) - fixed], minlength=game.config.deck.num_types)
 
 
 def fix_pile(game: Game, fixed: int, t: int) -> None:
     """Put a card of type ``t`` from the unfixed part of the draw pile at position
     ``fixed`` from the top (0 = the top)."""
-    st = game._state
-    pos = int(st.info[0, C.I_DRAW_LEN]) - 1 - fixed
-    pile = st.draw_pile[0]
-    where = np.flatnonzero(pile[:pos + 1] == t)
-    if len(where) == 0:
-        raise ValueError(f"no {game.config.deck.type_name(t)} left in the draw pile")
-    j = int(where[-1])
-    pile[j], pile[pos] = pile[pos], pile[j]
+    game.put_in_draw_pile(fixed, t)
 
 
 def _shuffled(n: int, stream) -> np.ndarray:
@@ -177,14 +138,10 @@ class Pending:
 
     def _resolve(self) -> None:
         game = self.game
-        info = game._state.info[0]
-        pile0 = int(info[C.I_DRAW_LEN])
-        drawn0 = int(info[C.I_STAT_CARDS_DRAWN])
-        shuffles0 = int(info[C.I_STAT_RESHUFFLES])
+        pile0, drawn0, shuffles0 = _counters(game)
         sim, reshuffled_pile = self._realise(game)
-        after = sim._state.info[0]
-        drawn = int(after[C.I_STAT_CARDS_DRAWN]) - drawn0
-        shuffles = int(after[C.I_STAT_RESHUFFLES]) - shuffles0
+        _, drawn, shuffles = _counters(sim)
+        drawn, shuffles = drawn - drawn0, shuffles - shuffles0
         if shuffles > 1:
             raise RuntimeError("a move reshuffled the draw pile twice; explicit chance "
                                "supports one reshuffle a move")
@@ -204,19 +161,16 @@ class Pending:
     def _realise(self, game: Game):
         """The game after the move, its reshuffle (if any) putting ``self.new`` on top of
         the new pile; and the reshuffled cards (empty without a reshuffle)."""
-        info = game._state.info[0]
-        shuffles0 = int(info[C.I_STAT_RESHUFFLES])
-        drawn0 = int(info[C.I_STAT_CARDS_DRAWN])
-        pile0 = int(info[C.I_DRAW_LEN])
+        pile0, drawn0, shuffles0 = _counters(game)
         sim = game.clone()
-        stream = int(game._state.rng[0])
+        stream = game.stream
         sim.step(self.action)
-        after = sim._state.info[0]
-        if int(after[C.I_STAT_RESHUFFLES]) == shuffles0:
+        pile1, drawn1, shuffles1 = _counters(sim)
+        if shuffles1 == shuffles0:
             return sim, np.zeros(0, np.int64)
-        taken = int(after[C.I_STAT_CARDS_DRAWN]) - drawn0 - pile0  # from the new pile
-        n = int(after[C.I_DRAW_LEN]) + taken
-        shuffled = sim._state.draw_pile[0, :n].astype(np.int64)
+        taken = drawn1 - drawn0 - pile0  # from the new pile
+        n = pile1 + taken
+        shuffled = sim.draw_pile_types(n)
         if not self.new:
             return sim, shuffled
         # the pile before the shuffle: shuffled[i] = before[perm[i]]
@@ -232,10 +186,16 @@ class Pending:
         else:  # pragma: no cover - the odds are at least 1 / n!
             raise RuntimeError("no random stream realises the chosen cards")
         sim = game.clone()
-        sim._state.rng[0] = candidate
+        sim.stream = candidate
         sim.step(self.action)
-        got = sim._state.draw_pile[0, n - k:n][::-1]
+        got = sim.draw_pile_types(n)[n - k:][::-1]
         if not np.array_equal(got, want):
             raise RuntimeError("the reshuffle did not give the chosen cards: the move "
                                "used the random stream before reshuffling")
         return sim, before
+
+
+def _counters(game: Game) -> tuple[int, int, int]:
+    """(draw pile size, cards drawn, reshuffles) of ``game`` now."""
+    stats = game.stats
+    return game.draw_pile_size, stats["cards_drawn"], stats["reshuffles"]

@@ -396,8 +396,8 @@ class UnoState(pyspiel.State):
         uno = self.uno
         if action != uno.layout.CHALLENGE:
             return None
-        w4 = int(uno._state.info[0, C.I_W4_PLAYER])
-        return uno._state.hands[0, w4].astype(np.float32).copy() if w4 >= 0 else None
+        shown = uno.challenge_hand
+        return None if shown is None else shown[1].astype(np.float32)
 
     def _record(self, seat: int, action: int, shown, code: int) -> None:
         if code & STEP_ROUND_ENDED:
