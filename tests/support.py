@@ -16,7 +16,7 @@ GOLDEN_REPLAYS = ROOT / "tests" / "golden"
 #: a module may import modules of strictly lower layers only (``tests/engine/test_layers.py``)
 LAYERS = [
     ["_cache", "_link_only", "codes", "variants"],
-    ["jit"],
+    ["jit", "obs_layout"],
     ["rng", "state", "bits"],
     ["faces", "tallies"],
     ["piles"],

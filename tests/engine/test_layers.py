@@ -214,3 +214,26 @@ def test_only_the_engine_and_the_environments_read_raw_engine_slots():
             bad += [f"{rel}:{node.lineno}: {n}" for n in names
                     if n.startswith("I_") and n[2:].isupper()]
     assert bad == []
+
+
+_RULES_PROBE = """
+import json, sys
+import uno_env.rules, uno_env.rules.actions, uno_env.rules.cards, uno_env.rules.config
+print(json.dumps(sorted(m for m in sys.modules if m.startswith("uno_env."))))
+"""
+
+
+def test_the_rules_model_loads_no_kernel():
+    """``import uno_env.rules`` (its modules included) imports no kernel module: only the
+    engine's plain layer 0 and the ``State``/``Spec`` classes, nothing of the
+    environments above (``import uno_env`` imports its public names when first used)."""
+    env = dict(os.environ, UNO_ENV_QUIET="1")
+    out = subprocess.run([sys.executable, "-c", _RULES_PROBE], env=env, capture_output=True,
+                         text=True, check=True, cwd=ROOT)
+    loaded = set(json.loads(out.stdout.strip().splitlines()[-1]))
+    engine = {m.split(".")[2] for m in loaded if m.startswith("uno_env.engine.")}
+    # plain Python, and the State record and Spec classes (numba structrefs, no kernel)
+    allowed = {"codes", "variants", "obs_layout", "state"}
+    assert engine <= allowed, sorted(engine - allowed)
+    assert not {m for m in loaded if m.startswith(("uno_env.envs.game", "uno_env.evaluation",
+                                                   "uno_env.players"))}, sorted(loaded)

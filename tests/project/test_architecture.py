@@ -9,7 +9,7 @@ import pathlib
 import re
 
 import pytest
-from support import LAYER_OF, PACKAGES, ROOT
+from support import LAYER_OF, LAYERS, PACKAGES, ROOT
 
 PAGE = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
 
@@ -54,7 +54,7 @@ def test_the_layers_of_the_engine_agree_with_the_layers_test():
 PACKAGE_DIRS = sorted(p.parent.relative_to(ROOT).as_posix()
                       for p in [*(ROOT / "uno_env").rglob("__init__.py"),
                                 ROOT / "agents" / "__init__.py"]
-                      if p.parent not in (ROOT / "uno_env", ROOT / "uno_env" / "engine"))
+                      if p.parent != ROOT / "uno_env")
 
 
 def _docstring(package: str) -> str:
@@ -77,3 +77,11 @@ def test_each_package_docstring_lists_its_modules(package):
                                f"that are not modules and leaves out "
                                f"{sorted(modules - listed)}")
 
+
+def test_the_engine_docstring_has_the_layers_of_the_layers_test():
+    rows = re.findall(r"^(\d+)\s+((?:``\w+``,? ?)+)", _docstring("uno_env/engine"), re.M)
+    layers: dict[int, list[str]] = {}
+    for k, cell in rows:
+        layers.setdefault(int(k), []).extend(re.findall(r"``(\w+)``", cell))
+    assert {k: sorted(v) for k, v in layers.items()} == \
+        {k: sorted(names) for k, names in enumerate(LAYERS)}

@@ -1,26 +1,45 @@
 """numba kernels only, and how they are compiled. Nothing here imports from the rest of
 ``uno_env``, and each module imports only modules of the layers below its own
-(``tests/engine/test_layers.py`` checks it):
+(``tests/engine/test_layers.py`` checks it against ``tests/support.py``'s ``LAYERS``;
+``tests/project/test_architecture.py`` checks that this table and docs/architecture.md
+have those layers). ``codes``, ``variants`` and ``obs_layout`` are plain Python, so the rules model (``uno_env.rules``) reads them without loading a kernel:
 
-0. ``codes`` (integer codes), ``_cache`` and ``_link_only`` (compiler plumbing), then
-   ``jit``: the decorators every kernel uses and the compiled, cached entry points;
-1. ``rng`` (per-game random streams), ``state`` (the
-   state record and the ``Spec`` class of each variant) and ``bits`` (sets of card
-   types as uint64 words);
-2. ``faces``: what a card shows and does (the face accessor chosen per variant), and
-   ``tallies``: each hand's cards per colour and rank, kept as cards move;
-3. ``piles`` (drawing, reshuffling), then ``turns`` (turn bookkeeping, the moves every
-   variant shares, the challenge verdict), then ``plays`` (which cards may be played)
-   and ``rounds`` (dealing, scoring, the end of a round);
-4. the variants' rules, with the same entry names: ``classic``, ``house``, ``flip``,
-   ``onepiece``;
-5. ``dispatch``: the rules of the variant of a ``Spec`` class, chosen at compile time;
-6. ``observe`` (the observation) and ``determinize`` (redrawing the cards a seat cannot
-   see, for search), then ``policies`` (the numba agents) and ``belief`` (what the
-   public moves say about the hands, for search);
-7. ``batch`` and ``learner``: the loops of the Python APIs;
-8. ``search``: the search agent ``mcts`` and its simulate loop, and ``soak``: games
-   played as ``simulate`` plays them with the invariants checked after every step
-   (entry points of their own);
-9. ``entry``: those loops compiled and cached once per variant.
+=====  ===================================================  =============================
+layer  modules                                              hold
+=====  ===================================================  =============================
+0      ``codes``, ``variants``                              integer codes and slots; the
+                                                            declaration of every variant
+0      ``_cache``, ``_link_only``                           compiler plumbing
+1      ``jit``                                              the decorators every kernel
+                                                            uses; the cached entry points
+1      ``obs_layout``                                       the observation's layout
+                                                            (plain Python, no kernel)
+2      ``rng``, ``state``, ``bits``                         per-game random streams; the
+                                                            state record and each
+                                                            variant's ``Spec`` class; sets
+                                                            of card types as uint64 words
+3      ``faces``, ``tallies``                               what a card shows and does;
+                                                            each hand's counts per colour
+                                                            and rank
+4      ``piles``                                            drawing, reshuffling
+5      ``turns``                                            turn bookkeeping, the moves
+                                                            every variant shares, the
+                                                            challenge verdict
+6      ``plays``, ``rounds``                                which cards may be played;
+                                                            dealing, scoring, a round's end
+7      ``classic``, ``house``, ``flip``, ``onepiece``       one module per variant, with
+                                                            the same entry names
+8      ``dispatch``                                         the rules of a ``Spec``
+                                                            class's variant, chosen at
+                                                            compile time
+9      ``observe``, ``determinize``                         the observation; redrawing
+                                                            the cards a seat cannot see
+10     ``policies``, ``belief``                             the numba agents; what public
+                                                            moves say about the hands
+11     ``batch``, ``learner``                               the loops of the Python APIs
+12     ``search``, ``soak``                                 the search agent ``mcts``;
+                                                            games with invariants checked
+13     ``entry``                                            those loops compiled and
+                                                            cached once per variant
+=====  ===================================================  =============================
 """

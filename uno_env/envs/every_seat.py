@@ -29,7 +29,7 @@ from uno_env.rules.config import make_config
 from uno_env.engine import codes as C
 from uno_env.engine.batch import OP_RANDOM
 from uno_env.engine.entry import BoundEntry, kernels
-from uno_env.engine.observe import observation_slices
+from uno_env.engine.obs_layout import observation_slices
 from uno_env.engine.state import allocate, state_nbytes
 from uno_env.rules import check_seed
 

@@ -15,7 +15,7 @@ import gymnasium
 import numpy as np
 from gymnasium.vector.utils import batch_space
 
-from uno_env.engine.observe import legacy_observation_size
+from uno_env.engine.obs_layout import legacy_observation_size
 from uno_env.envs.aec import raw_env
 from uno_env.envs.gym_vector import GymVectorEnv
 from uno_env.envs.single_seat import SingleAgentEnv

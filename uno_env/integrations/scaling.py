@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from uno_env.engine import codes as C
-from uno_env.engine.observe import observation_slices
+from uno_env.engine.obs_layout import observation_slices
 
 #: divisor per observation field (the rest are one-hot or 0/1 flags)
 _FIELD_SCALE = {"hand": 2.0, "played": 4.0, "pending_draw": 4.0, "opponent_cards": 7.0,

@@ -73,7 +73,7 @@ import numpy as np
 from uno_env.rules.cards import COLOR_LETTERS, Deck
 from uno_env.engine import codes as C
 from uno_env.engine.variants import BY_NAME
-from uno_env.engine.observe import observation_size
+from uno_env.engine.obs_layout import observation_size
 from uno_env.rules import Rules
 
 SIMPLE_MOVES = ("draw", "pass", "challenge", "accept", "uno", "catch")

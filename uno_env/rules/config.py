@@ -11,7 +11,7 @@ import numpy as np
 from uno_env.rules.actions import ActionLayout, build_layout
 from uno_env.rules.cards import Deck, make_deck
 from uno_env.engine import codes as C
-from uno_env.engine.observe import field_offsets, observation_slices
+from uno_env.engine.obs_layout import field_offsets, observation_slices
 from uno_env.engine.state import SPEC_CLASSES
 from uno_env.rules import Rules, check_num_players, make_rules
 

@@ -61,7 +61,7 @@ import pyspiel
 from uno_env.engine import codes as C
 from uno_env.engine.dispatch import STEP_ROUND_ENDED
 from uno_env.integrations.openspiel import explicit_chance
-from uno_env.engine.observe import observation_slices
+from uno_env.engine.obs_layout import observation_slices
 from uno_env.envs.game import Game
 from uno_env.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS, Rules, check_seed, make_rules
 

@@ -1,0 +1,71 @@
+"""The observation's layout in plain Python: which fields a configuration's vector has,
+in which order, and the slice of each (the fields are described in the docstring of
+``engine/observe.py``, whose kernel writes them). It imports no kernel, so the rules
+model (``uno_env.rules``) sizes a configuration's observation without loading any
+variant's kernels.
+"""
+import numpy as np
+
+from uno_env.engine import codes as C
+from uno_env.engine.variants import BY_NAME
+
+BASE_FIELDS = C.OBS_FIELDS[:C.O_SIDE + 1]
+#: the hand a challenge showed the observer: last in the vector (module docstring)
+SHOWN_FIELDS = ("shown_hand", "shown_by")
+#: faces of the flip deck (``cards.flip_deck``): 52 light and 52 dark coloured, W W2 WC
+FLIP_NUM_FACES = 107
+
+
+def _fields(rules) -> tuple[str, ...]:
+    extra = ()
+    if rules is not None and rules.jump_in:
+        extra += ("jump_from", "jump_resume")
+    if rules is not None and rules.multi_play:
+        extra += ("multi_count",)
+    if rules is not None:
+        extra += BY_NAME[rules.variant].obs_fields
+    if rules is not None and rules.bluff:
+        extra += SHOWN_FIELDS
+    return BASE_FIELDS + extra
+
+
+def observation_slices(num_types: int, num_players: int, rules=None) -> dict[str, slice]:
+    """Name -> slice of the observation vector (the tables in this module's docstring);
+    ``rules`` (a ``uno_env.rules.Rules``) adds the fields its variant and flags turn on."""
+    lengths = {"hand": num_types, "top": num_types, "color": 4, "direction": 1,
+               "phase": C.NUM_PHASES, "pending_draw": 1, "opponent_cards": num_players - 1,
+               "catchable": num_players, "uno_called": 1, "draw_pile": 1,
+               "played": num_types, "scores": num_players, "side": 1,
+               "jump_from": num_players, "jump_resume": num_players, "multi_count": 1,
+               "hancock": num_players,
+               "hand_dark": num_types, "opponent_backs": (num_players - 1) * FLIP_NUM_FACES,
+               "draw_back": FLIP_NUM_FACES, "top_other": FLIP_NUM_FACES,
+               "played_dark": FLIP_NUM_FACES, "shown_hand": num_types,
+               "shown_by": num_players}
+    out, start = {}, 0
+    for name in _fields(rules):
+        out[name] = slice(start, start + lengths[name])
+        start += lengths[name]
+    return out
+
+
+def observation_size(num_types: int, num_players: int, rules=None) -> int:
+    return observation_slices(num_types, num_players, rules)[_fields(rules)[-1]].stop
+
+
+def legacy_observation_size(num_types: int, num_players: int, rules=None) -> int:
+    """The length of the vector before ``shown_hand``: the whole observation of the ids
+    before ``uno_env/UnoSingleSeat-v3`` and ``uno_v1`` (module docstring), a prefix of
+    today's."""
+    slices = observation_slices(num_types, num_players, rules)
+    if "shown_hand" in slices:
+        return slices["shown_hand"].start
+    return observation_size(num_types, num_players, rules)
+
+
+def field_offsets(num_types: int, num_players: int, rules) -> np.ndarray:
+    """``Spec.obs_at``: the first index of each field ``O_*`` (-1 when absent)."""
+    out = np.full(len(C.OBS_FIELDS), -1, np.int32)
+    for name, where in observation_slices(num_types, num_players, rules).items():
+        out[C.OBS_FIELDS.index(name)] = where.start
+    return out
