@@ -6,7 +6,7 @@ import numpy as np
 from agents.base import Agent, config_of, split_observation
 from agents.search import MCTSAgent
 from uno_env.engine.entry import kernels
-from uno_env.engine.policies import AGENT_GREEDY, AGENT_HEURISTIC
+from uno_env.engine.names import AGENT_GREEDY, AGENT_HEURISTIC, parse_search_name
 from uno_env.envs.legacy import legacy_size
 
 
@@ -131,7 +131,6 @@ def make_agent(name: str, config=None, seed=None) -> Agent:
     """An agent by name ("random", "greedy", "heuristic", or the search agent "mcts",
     "mcts:400" ...: ``agents.search.MCTSAgent``) for a configuration
     (``uno_env.make_config(...)``) or an environment."""
-    from uno_env.engine.search import parse_search_name
     search = parse_search_name(name)
     if search is not None:
         budget, rollout, mode = search

@@ -52,6 +52,7 @@ from pathlib import Path
 import numpy as np
 
 from agents.ppo import PPOAgent
+from uno_env.players.training import TrainResult
 
 TORCH_EXTRA = ('expert iteration needs torch: pip install torch==2.13.0 (CPU build, '
                'see README), or pip install -e ".[rl]" after it')
@@ -112,16 +113,11 @@ class ExitSettings:
 
 
 @dataclass
-class ExitResult:
-    out: Path
-    iterations: int
-    decisions: int
-    seconds: float
-    evaluations: list = field(default_factory=list)
+class ExitResult(TrainResult):
+    """Expert iteration's ``TrainResult``: ``timesteps`` are the search's labelled
+    decisions (also ``decisions``), ``iterations`` its rounds."""
 
-    @property
-    def policy_path(self) -> Path:
-        return self.out / "policy.npz"
+    decisions: int = 0
 
     @property
     def best_path(self) -> Path:
@@ -139,7 +135,8 @@ class _SearchLabeller:
     def __init__(self, lb, budget: int, seed: int, first_game: int):
         from uno_env.engine.entry import kernels
         from uno_env.engine.rng import seed_stream_py
-        from uno_env.engine.search import SEARCH_SALT, idle_arguments, mcts_code
+        from uno_env.engine.names import mcts_code
+        from uno_env.engine.search import SEARCH_SALT, idle_arguments
 
         self.lb = lb
         self.kernel = kernels(lb.config.variant).search
@@ -613,7 +610,7 @@ def exit_train(out="runs/exit", progress: bool = True, **settings) -> ExitResult
     import torch
 
     from agents.train import SelfPlayPool
-    from uno_env.engine.search import mcts_code
+    from uno_env.engine.names import mcts_code
     from uno_env.envs.single_seat import parse_opponents
     from uno_env.rules.config import make_config
 
@@ -807,4 +804,5 @@ def exit_train(out="runs/exit", progress: bool = True, **settings) -> ExitResult
                "iterations": k, "decisions": decisions, "seconds": round(seconds, 1),
                "warm_start": warm, "earlier_data": reused, "best": best, "evaluations": evaluations}
     (out / "summary.json").write_text(json.dumps(summary, indent=2))
-    return ExitResult(out, k, decisions, seconds, evaluations)
+    return ExitResult(out, decisions, seconds, evaluations, iterations=k,
+                      decisions=decisions)

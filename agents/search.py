@@ -24,8 +24,8 @@ from agents.base import Agent
 from uno_env.engine.batch import STAT_SLOTS
 from uno_env.engine.entry import kernels
 from uno_env.engine.rng import seed_stream_py
-from uno_env.engine.search import (DEFAULT_BUDGET, DEFAULT_ROLLOUT, OP_DECIDE,
-                                   idle_arguments, mcts_code)
+from uno_env.engine.names import DEFAULT_BUDGET, DEFAULT_ROLLOUT, mcts_code
+from uno_env.engine.search import OP_DECIDE, idle_arguments
 from uno_env.envs.game import Game
 from uno_env.players.position import PositionAgent
 

@@ -15,7 +15,7 @@ GOLDEN_REPLAYS = ROOT / "tests" / "golden"
 #: the engine's modules by layer (``uno_env/engine/__init__.py``, docs/architecture.md):
 #: a module may import modules of strictly lower layers only (``tests/engine/test_layers.py``)
 LAYERS = [
-    ["_cache", "_link_only", "codes", "variants"],
+    ["_cache", "_link_only", "codes", "variants", "names"],
     ["jit", "obs_layout"],
     ["rng", "state", "bits"],
     ["faces", "tallies"],

@@ -58,7 +58,7 @@ from uno_env.rules.config import Config, make_config
 from uno_env.engine import codes as C
 from uno_env.engine import soak as soak_kernel
 from uno_env.engine.entry import GameOps, kernels
-from uno_env.engine.policies import AGENT_CODES, AGENT_GREEDY, AGENT_HEURISTIC
+from uno_env.engine.names import AGENT_CODES, AGENT_GREEDY, AGENT_HEURISTIC
 from uno_env.engine.state import allocate
 from uno_env.engine.tallies import recount_state
 from uno_env.envs.game import Game

@@ -233,7 +233,7 @@ def test_the_rules_model_loads_no_kernel():
     loaded = set(json.loads(out.stdout.strip().splitlines()[-1]))
     engine = {m.split(".")[2] for m in loaded if m.startswith("uno_env.engine.")}
     # plain Python, and the State record and Spec classes (numba structrefs, no kernel)
-    allowed = {"codes", "variants", "obs_layout", "state"}
+    allowed = {"codes", "variants", "names", "obs_layout", "state"}
     assert engine <= allowed, sorted(engine - allowed)
     assert not {m for m in loaded if m.startswith(("uno_env.envs.game", "uno_env.evaluation",
                                                    "uno_env.players"))}, sorted(loaded)

@@ -10,13 +10,14 @@ compiled them (the ``warm_engine`` fixture of conftest.py) this file compiles no
 """
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import numpy as np
 import pytest
 
 from uno_env import Game, make_config
-from uno_env.rules import MAX_PLAYERS, PRESETS
+from uno_env.rules import MAX_PLAYERS, PRESETS, Rules
 from uno_env.testing import (
     check_contract,
     check_random_play,
@@ -32,14 +33,17 @@ ROWS = [(preset, n) for preset in PRESETS for n in COUNTS[preset]]
 
 #: rule flags over the presets: each house flag alone, the other options of every
 #: variant (docs/rules.md 2-6)
-FLAG_ROWS = [
-    ("classic", 4, dict(bluff=False)), ("classic", 4, dict(uno_call=False)),
+#: the exceptions to the rows derived below, stated once: a value to try for each integer
+#: flag (the derived rows take every other value of a choice or yes/no flag)
+SAMPLE_VALUES = {"hand_size": 3, "target_score": 200, "max_turns": 30, "dealer": 2}
+#: flags a value needs beside it to be a valid configuration
+NEEDS_WITH = {("scoring", "elimination"): {"target_score": 100}}
+#: rows that combine flags, for how they interact
+COMBINED_ROWS = [
     ("classic", 3, dict(max_turns=30, hand_size=3)),
     ("classic", 3, dict(target_score=200, scoring="penalty", reward="score")),
     ("classic", 4, dict(teams=True, reward="score")),
-    ("classic", 4, dict(stack="same")), ("classic", 4, dict(stack="any")),
-    ("classic", 4, dict(force_play=True)), ("classic", 4, dict(no_draw_if_playable=True)),
-    ("classic", 4, dict(draw_until_playable=True)), ("classic", 4, dict(multi_play=True)),
+    ("classic", 4, dict(force_play=True, no_draw_if_playable=True)),
     ("classic112", 4, dict(wx_rule="swap", ws_last_card_wins=True)),
     ("chaos", 4, dict(teams=True)), ("chaos", 4, dict(wx_rule="swap", bluff=False)),
     ("street", 3, dict(target_score=200)),
@@ -48,8 +52,38 @@ FLAG_ROWS = [
                          shanks_give="two_players")),
     ("onepiece", 4, dict(bluff=False, bbd_challenge=True)),
     ("onepiece", 4, dict(force_play=True, no_draw_if_playable=True, uno_call=False)),
-    ("onepiece", 2, dict(scoring="elimination", target_score=100)),
 ]
+
+
+def _flag_rows() -> list:
+    """A row for each value but the default of every flag the kernels read (a ``Flag``
+    with a ``slot``; the others build the deck: tests/rules/test_small_decks.py), on the
+    first preset and player count (3, then 4, then 2) that take it, then
+    ``COMBINED_ROWS``. A new flag gets its rows here without an edit."""
+    rows = []
+    for f in dataclasses.fields(Rules):
+        spec = f.metadata["flag"]
+        if spec.slot is None:
+            continue
+        values = spec.values or ((not f.default,) if isinstance(f.default, bool)
+                                 else (SAMPLE_VALUES[f.name],))
+        for value in (v for v in values if v != f.default):
+            flags = {f.name: value, **NEEDS_WITH.get((f.name, value), {})}
+            rows.append(next((preset, n, flags) for preset in PRESETS for n in (3, 4, 2)
+                             if _valid(preset, n, flags)))
+    return rows + COMBINED_ROWS
+
+
+def _valid(preset, num_players, flags) -> bool:
+    try:
+        make_config(preset, num_players, **flags)
+    except ValueError:
+        return False
+    return True
+
+
+FLAG_ROWS = _flag_rows()
+
 
 #: phases random play must reach (not a smoke run: the checks saw them)
 MUST_REACH = {"chaos": {"stack", "jump_in", "multi", "swap", "drawn"},

@@ -8,7 +8,7 @@ these games, so regenerating them accepts whatever the engine does now.
 import json
 from pathlib import Path
 
-from uno_env.replay import golden_states, record
+from uno_env.apps.replay import golden_states, record
 from uno_env.rules import PRESETS
 
 HERE = Path(__file__).parent

@@ -300,7 +300,7 @@ def play(players: int = typer.Option(4, help=PLAYERS_HELP),
 def _agent(name: str, preset: str, players: int, rules: dict | None = None):
     """A baseline's name stays a name (numba); any other agent (a shipped model, a
     ``.npz`` model file, a plug-in's agent) is built through ``uno_env.players.registry``."""
-    from uno_env.engine.search import agent_code
+    from uno_env.engine.names import agent_code
     from uno_env.players.registry import is_position_agent, make_agent, model_name
     if agent_code(name) is not None or is_position_agent(name):
         return name  # the baselines, mcts, and position agents (openspiel-ismcts:N)

@@ -82,7 +82,7 @@ def _check_opponent(name: str, valid: list) -> bool:
     too costly search name is a 400 naming what is valid."""
     if name in valid:
         return True
-    from uno_env.engine.search import parse_search_name
+    from uno_env.engine.names import parse_search_name
     try:
         search = parse_search_name(name)
     except ValueError as err:

@@ -13,7 +13,7 @@ import time
 import numpy as np
 
 from uno_env.rules.config import make_config
-from uno_env.engine.policies import AGENT_GREEDY
+from uno_env.engine.names import AGENT_GREEDY
 from uno_env.engine.variants import VARIANTS
 from uno_env.rules import PRESETS
 

@@ -2,13 +2,16 @@
 ``uno_env``, and each module imports only modules of the layers below its own
 (``tests/engine/test_layers.py`` checks it against ``tests/support.py``'s ``LAYERS``;
 ``tests/project/test_architecture.py`` checks that this table and docs/architecture.md
-have those layers). ``codes``, ``variants`` and ``obs_layout`` are plain Python, so the rules model (``uno_env.rules``) reads them without loading a kernel:
+have those layers). ``codes``, ``variants``, ``names`` and ``obs_layout`` are plain
+Python, so the rules model (``uno_env.rules``) reads them without loading a kernel:
 
 =====  ===================================================  =============================
 layer  modules                                              hold
 =====  ===================================================  =============================
-0      ``codes``, ``variants``                              integer codes and slots; the
-                                                            declaration of every variant
+0      ``codes``, ``variants``, ``names``                   integer codes and slots; the
+                                                            declaration of every variant;
+                                                            the numba agents' names and
+                                                            codes (plain Python)
 0      ``_cache``, ``_link_only``                           compiler plumbing
 1      ``jit``                                              the decorators every kernel
                                                             uses; the cached entry points

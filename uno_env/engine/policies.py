@@ -22,12 +22,10 @@ from uno_env.engine.state import as_record
 from uno_env.engine.observe import observe
 from uno_env.engine.variants import DOUBLE_SIDED, SINGLE_SIDED
 from uno_env.engine.dispatch import legal_mask, next_marked, random_action
+# the agents' codes (``engine/names.py``: the names too)
+from uno_env.engine.names import (AGENT_CODES, AGENT_GREEDY,  # noqa: F401
+                                  AGENT_HEURISTIC, AGENT_RANDOM)
 
-AGENT_RANDOM = 0
-AGENT_GREEDY = 1
-AGENT_HEURISTIC = 2
-#: name -> code, for ``simulate(agents=...)``
-AGENT_CODES = {"random": AGENT_RANDOM, "greedy": AGENT_GREEDY, "heuristic": AGENT_HEURISTIC}
 
 #: heuristic: the next player is "close to going out" at this many cards or fewer
 DANGER_CARDS = 2

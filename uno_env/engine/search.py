@@ -26,10 +26,10 @@ only, and the belief, which depends on the public moves only. Its random numbers
 in ``simulate``): it never draws from the game's stream, so the games it plays are
 reproducible whatever the thread count.
 
-Agent codes. A search agent is an integer code like the other agents' (``AGENT_*`` of
-``engine.policies``), ``>= MCTS_BASE``, that carries its budget, rollout policy and
-mode (``mcts_code``); ``agent_code`` reads the names ``mcts``, ``mcts:400``,
-``mcts-greedy:400``, ``mcts-ucb``, ... ``choose_search_action`` plays any code.
+Agent codes. A search agent is an integer code like the other agents' (``AGENT_*``),
+``>= MCTS_BASE``, that carries its budget, rollout policy and mode; ``engine/names.py``
+makes the codes (``mcts_code``) and reads the names (``mcts``, ``mcts:400``,
+``mcts-greedy:400``, ``mcts-ucb``, ...); ``choose_search_action`` plays any code.
 
 The kernel called from Python is ``search_kernel`` (the ``search`` entry point of
 ``engine.entry``): one decision for ``agents.MCTSAgent``, a chunk of ``simulate``'s
@@ -49,26 +49,16 @@ from uno_env.engine import learner
 from uno_env.engine.batch import STAT_SLOTS, _record
 from uno_env.engine.belief import redeal, watch
 from uno_env.engine.determinize import determinize
-from uno_env.engine.policies import (AGENT_CODES, AGENT_GREEDY, AGENT_HEURISTIC,
-                                     AGENT_RANDOM, WORK_SIZE, choose_action)
+from uno_env.engine.policies import WORK_SIZE, choose_action
+# the agents' names and codes (plain Python), used by the kernels here and re-exported
+from uno_env.engine.names import (  # noqa: F401
+    AGENT_CODES, AGENT_GREEDY, AGENT_RANDOM, BUDGET_LIMIT, DEFAULT_BUDGET, DEFAULT_ROLLOUT, MCTS_BASE, MODE_FLAT,
+    MODE_UCB, MODES, ROLLOUTS, agent_code, is_search_name, mcts_code, parse_search_name)
 from uno_env.engine.rng import seed_stream
 from uno_env.engine.rounds import reset_game
-from uno_env.engine.state import State, as_record
+from uno_env.engine.state import State, allocate, as_record
 from uno_env.engine.dispatch import apply_action, legal_mask, scratch_mask
 
-#: agent codes at or above this are search agents
-MCTS_BASE = 1 << 24
-#: budgets are below this (rollouts per decision)
-BUDGET_LIMIT = 1 << 18
-#: rollouts per decision of ``"mcts"``: the most that keeps the median decision within
-#: 50 ms on one core with 4 players (the measurements: docs/agents.md, "The default
-#: budget")
-DEFAULT_BUDGET = 1200
-#: the rollout policy of ``"mcts"``
-DEFAULT_ROLLOUT = "heuristic"
-MODE_FLAT, MODE_UCB = 0, 1
-ROLLOUTS = {"random": AGENT_RANDOM, "greedy": AGENT_GREEDY, "heuristic": AGENT_HEURISTIC}
-MODES = {"flat": MODE_FLAT, "ucb": MODE_UCB}
 #: flat search: leave the rollout policy's move only for one better by this many
 #: standard errors of the paired difference (``mcts_action``): with 2 players, and with
 #: more (noisier values: three opponents move before the searcher again). Measured,
@@ -82,106 +72,36 @@ UCB_C = 0.7
 SEARCH_SALT = np.uint64(0x5EA2_C4ED_0000_0017)
 
 
-def mcts_code(budget: int = DEFAULT_BUDGET, rollout: str = DEFAULT_ROLLOUT,
-              mode: str = "flat") -> int:
-    """The agent code of a search agent (module docstring)."""
-    if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) \
-            or not 1 <= budget < BUDGET_LIMIT:
-        raise ValueError(f"the mcts budget is an integer from 1 to {BUDGET_LIMIT - 1}, "
-                         f"got {budget!r}")
-    if rollout not in ROLLOUTS:
-        raise ValueError(f"unknown rollout policy {rollout!r}; valid: {', '.join(ROLLOUTS)}")
-    if mode not in MODES:
-        raise ValueError(f"unknown mcts mode {mode!r}; valid: {', '.join(MODES)}")
-    return MCTS_BASE + (ROLLOUTS[rollout] + 4 * MODES[mode]) * BUDGET_LIMIT + int(budget)
-
-
-def parse_search_name(name: str):
-    """``(budget, rollout, mode)`` of a search agent name, None for another name.
-
-    ``mcts`` (``DEFAULT_BUDGET`` rollouts, heuristic rollouts, flat), ``mcts:400`` (400
-    rollouts a decision), options after dashes: ``mcts-greedy:400``, ``mcts-ucb``,
-    ``mcts-heuristic-ucb:100``. A malformed ``mcts`` name is a ValueError."""
-    if not isinstance(name, str):
-        return None
-    head, sep, budget = name.partition(":")
-    words = head.split("-")
-    if words[0] != "mcts":
-        return None
-    rollout, mode = DEFAULT_ROLLOUT, "flat"
-    for w in words[1:]:
-        if w in ROLLOUTS:
-            rollout = w
-        elif w in MODES:
-            mode = w
-        else:
-            raise ValueError(f"{name!r}: unknown mcts option {w!r}; options: "
-                             f"{', '.join([*ROLLOUTS, *MODES])}, e.g. 'mcts-random:400'")
-    if sep:
-        if not budget.isdigit() or not 1 <= int(budget) < BUDGET_LIMIT:
-            raise ValueError(f"{name!r}: the budget after ':' is a number of rollouts "
-                             f"from 1 to {BUDGET_LIMIT - 1}, e.g. 'mcts:400'")
-        n = int(budget)
-    else:
-        n = DEFAULT_BUDGET
-    return n, rollout, mode
-
-
-def agent_code(name: str):
-    """The agent code of a numba agent name (the baselines' ``AGENT_CODES`` and the
-    search names of ``parse_search_name``), None if it is not one."""
-    if name in AGENT_CODES:
-        return AGENT_CODES[name]
-    parsed = parse_search_name(name)
-    return None if parsed is None else mcts_code(*parsed)
-
-
-def is_search_name(name) -> bool:
-    return parse_search_name(name) is not None
-
-
 # --- kernels ------------------------------------------------------------------------------
 
 
-@njit(allocates=True)
-def clone_row(st, g):
-    """A state of one game: a copy of game ``g`` of ``st``."""
-    return State(st.hands[g:g + 1].copy(), st.hand_size[g:g + 1].copy(),
-                 st.draw_pile[g:g + 1].copy(), st.discard[g:g + 1].copy(),
-                 st.discard_counts[g:g + 1].copy(), st.info[g:g + 1].copy(),
-                 st.scores[g:g + 1].copy(), st.round_points[g:g + 1].copy(),
-                 st.rewards[g:g + 1].copy(), st.rng[g:g + 1].copy(),
-                 st.dark_face[g:g + 1].copy(), st.shown[g:g + 1].copy(),
-                 st.tallies[g:g + 1].copy())
+def _row_copies_source() -> str:
+    """The source of ``clone_row`` and ``copy_into``, written from ``State``'s fields and
+    their number of dimensions, so that a field added to ``State`` is copied too (a
+    field the copies missed once made the search 5x slower with every test green).
+    ``copy_into`` copies element by element: a slice assignment goes through
+    reference-counted temporaries."""
+    probe = allocate(1, 2, 2, 2, True)
+    rows = ", ".join(f"st.{name}[g:g + 1].copy()" for name in State._fields)
+    lines = ["def clone_row(st, g):",
+             '    """A state of one game: a copy of game ``g`` of ``st``."""',
+             f"    return State({rows})", "", "",
+             "def copy_into(src, dst):",
+             '    """``dst`` (a one-game state of ``clone_row``) becomes a copy of ``src``."""']
+    for name, array in zip(State._fields, probe):
+        at, indent = ["0"], "    "
+        for axis in range(1, array.ndim):
+            lines.append(f"{indent}for i{axis} in range(src.{name}.shape[{axis}]):")
+            at.append(f"i{axis}")
+            indent += "    "
+        index = ", ".join(at)
+        lines.append(f"{indent}dst.{name}[{index}] = src.{name}[{index}]")
+    return "\n".join(lines) + "\n"
 
 
-@njit(inline="always")
-def _copy_row(src, dst):
-    # element by element: a slice assignment goes through reference-counted temporaries
-    for i in range(src.shape[1]):
-        dst[0, i] = src[0, i]
-
-
-@njit
-def copy_into(src, dst):
-    """``dst`` (a one-game state of ``clone_row``) becomes a copy of ``src`` (another)."""
-    for p in range(src.hands.shape[1]):
-        for t in range(src.hands.shape[2]):
-            dst.hands[0, p, t] = src.hands[0, p, t]
-    _copy_row(src.hand_size, dst.hand_size)
-    _copy_row(src.draw_pile, dst.draw_pile)
-    _copy_row(src.discard, dst.discard)
-    _copy_row(src.discard_counts, dst.discard_counts)
-    _copy_row(src.info, dst.info)
-    _copy_row(src.scores, dst.scores)
-    _copy_row(src.round_points, dst.round_points)
-    _copy_row(src.rewards, dst.rewards)
-    dst.rng[0] = src.rng[0]
-    _copy_row(src.dark_face, dst.dark_face)
-    _copy_row(src.shown, dst.shown)
-    for r in range(src.tallies.shape[1]):
-        for c in range(src.tallies.shape[2]):
-            dst.tallies[0, r, c] = src.tallies[0, r, c]
+exec(compile(_row_copies_source(), "<uno_env.engine.search: State's row copies>", "exec"))
+clone_row = njit(allocates=True)(clone_row)  # noqa: F821  (defined by the exec above)
+copy_into = njit(copy_into)  # noqa: F821
 
 
 @njit

@@ -67,7 +67,7 @@ ClassicSpec, HouseSpec, FlipSpec, OnePieceSpec = (
 
 def allocate(batch: int, num_players: int, num_types: int, num_cards: int,
              double_sided: bool = False) -> State:
-    """Zeroed state arrays for ``batch`` games (deal them with ``core.reset_game``);
+    """Zeroed state arrays for ``batch`` games (deal them with ``rounds.reset_game``);
     ``double_sided`` (UNO Flip) gives each game its own ``dark_face`` row, and no card
     counts (``engine/tallies.py``)."""
     if num_types > 127:

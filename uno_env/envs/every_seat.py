@@ -78,7 +78,25 @@ def as_actions(actions, num_envs: int) -> np.ndarray:
     return np.ascontiguousarray(actions, dtype=np.int64)
 
 
-class EverySeatBatch:
+class BatchRecord:
+    """What the batches (``EverySeatBatch``, ``LearnerBatch``) show of their games'
+    engine record (``self._state``)."""
+
+    @property
+    def engine_state(self):
+        """The engine's record of these games (``uno_env.engine.state.State``, one row
+        per slot), for code that hands it to a kernel (search agents) or checks the
+        engine's invariants (``uno_env.testing``). Read it; do not change it."""
+        return self._state
+
+    @property
+    def winner(self) -> np.ndarray:
+        """int[B]: the match winner of each slot's game, -1 while playing or if
+        truncated."""
+        return self._state.info[:, C.I_MATCH_WINNER].copy()
+
+
+class EverySeatBatch(BatchRecord):
     """``num_envs`` games of one configuration (see the module docstring)."""
 
     def __init__(self, num_envs: int, preset: str = "classic", num_players: int = 4,
@@ -171,18 +189,6 @@ class EverySeatBatch:
     def done(self) -> np.ndarray:
         """bool[B]: games that have ended (only ever True without ``auto_reset``)."""
         return self._state.info[:, C.I_STATUS] != C.STATUS_PLAYING
-
-    @property
-    def engine_state(self):
-        """The engine's record of these games (``uno_env.engine.state.State``, one row
-        per slot), for code that hands it to a kernel (search agents) or checks the
-        engine's invariants (``uno_env.testing``). Read it; do not change it."""
-        return self._state
-
-    @property
-    def winner(self) -> np.ndarray:
-        """int[B]: winner of each slot's game, -1 while playing or if truncated."""
-        return self._state.info[:, C.I_MATCH_WINNER].copy()
 
     @property
     def round_points(self) -> np.ndarray:

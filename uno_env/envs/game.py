@@ -400,7 +400,7 @@ class Game(ReplayMixin):
 
     def step(self, action: int) -> int:
         """Apply a legal action id; ValueError (state unchanged) when it is not legal.
-        Returns ``variants.step_and_mask``'s code: the next seat OR ``STEP_*`` bits."""
+        Returns ``dispatch.step_and_mask``'s code: the next seat OR ``STEP_*`` bits."""
         if type(action) is not int:
             # numpy's integers (what an agent indexing a mask returns) the quick way
             action = int(action) if type(action) in _NUMPY_INTS else self._action_id(action)

@@ -76,11 +76,11 @@ from uno_env.engine import codes as C
 from uno_env.engine import learner as K
 from uno_env.engine.batch import STAT_SLOTS
 from uno_env.engine.entry import BoundEntry, kernels
-from uno_env.engine.policies import AGENT_CODES
-from uno_env.engine.search import MCTS_BASE, OP_LEARNER, SEARCH_SALT, agent_code, idle_arguments
+from uno_env.engine.names import AGENT_CODES, MCTS_BASE, agent_code
+from uno_env.engine.search import OP_LEARNER, SEARCH_SALT, idle_arguments
 from uno_env.engine.state import allocate
 from uno_env.rules import check_seed
-from uno_env.envs.every_seat import as_actions
+from uno_env.envs.every_seat import BatchRecord, as_actions
 
 
 def _is_agent_object(x) -> bool:
@@ -158,7 +158,7 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_POOLS.clear)
 
 
-class LearnerBatch:
+class LearnerBatch(BatchRecord):
     """``num_envs`` games in which one seat learns (see the module docstring).
 
     ``reset()`` returns ``(obs, mask)`` of the learner in every game; ``step(actions)``
@@ -266,19 +266,6 @@ class LearnerBatch:
     @property
     def game_index(self) -> np.ndarray:
         return self._lb.game_index
-
-    @property
-    def engine_state(self):
-        """The engine's record of these games (``uno_env.engine.state.State``, one row
-        per slot), for code that hands it to a kernel (search agents) or checks the
-        engine's invariants (``uno_env.testing``). Read it; do not change it."""
-        return self._state
-
-    @property
-    def winner(self) -> np.ndarray:
-        """int[B]: the match winner of each slot's game, -1 while playing or if
-        truncated."""
-        return self._state.info[:, C.I_MATCH_WINNER].copy()
 
     @property
     def done(self) -> np.ndarray:

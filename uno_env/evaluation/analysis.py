@@ -17,11 +17,11 @@ measure (0: the skilled agent wins no more than chance, 1: it always wins).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 import numpy as np
 
-from uno_env.rules import PRESETS, make_rules
+from uno_env.rules import PRESETS, Rules, make_rules
 from uno_env.evaluation.simulation import simulate
 from uno_env.evaluation.stats import wilson
 
@@ -209,20 +209,27 @@ def skill_edge(preset: str, num_players: int, num_games: int, seed: int = 0,
 
 
 #: The house-rule ablation of ``notebooks/house_rules.ipynb``: the classic rules with
-#: one flag (or deck) changed, then every flag at once (the ``chaos`` preset).
-ABLATION = {
-    "classic": {},
-    "stack=same": {"stack": "same"},
-    "stack=any": {"stack": "any"},
-    "seven_zero": {"seven_zero": True},
-    "jump_in": {"jump_in": True},
-    "force_play": {"force_play": True},
-    "no_draw_if_playable": {"no_draw_if_playable": True},
-    "draw_until_playable": {"draw_until_playable": True},
-    "multi_play": {"multi_play": True},
-    "deck=classic112": {"deck": "classic112"},
-    "all (chaos)": "chaos",
-}
+#: one house rule changed (each value but the default of every flag the ``Rules``
+#: declaration marks ``house``, in declaration order: ``stack=same``, ``seven_zero``,
+#: ...), then the exceptions, stated here: the 112-card deck, and every house rule at
+#: once (the ``chaos`` preset).
+ABLATION_EXTRA = {"deck=classic112": {"deck": "classic112"}, "all (chaos)": "chaos"}
+
+
+def _ablation() -> dict:
+    rows = {"classic": {}}
+    for f in fields(Rules):
+        flag = f.metadata["flag"]
+        if not flag.house:
+            continue
+        for value in (flag.values or (not f.default,)):
+            if value != f.default:
+                label = f.name if isinstance(value, bool) else f"{f.name}={value}"
+                rows[label] = {f.name: value}
+    return {**rows, **ABLATION_EXTRA}
+
+
+ABLATION = _ablation()
 
 
 def ablation_configs() -> dict[str, tuple[str, dict]]:

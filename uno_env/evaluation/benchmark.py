@@ -274,7 +274,7 @@ def make_candidate(spec: str, config, seed: int):
     """The evaluated agent for one track: a numba agent's name stays a name (played
     inside ``simulate``); anything else becomes an object with ``act_batch``. Returns
     ``(agent, None)``, or ``(None, reason)`` when a model was made for another game."""
-    from uno_env.engine.search import agent_code
+    from uno_env.engine.names import agent_code
     if not isinstance(spec, str) or not spec:
         raise ValueError(f"an agent spec is a non-empty string, got {spec!r}")
     from uno_env.players.registry import (agent_names, is_configured,
@@ -303,7 +303,7 @@ def make_candidate(spec: str, config, seed: int):
 
 def _member(name: str, config, seed: int):
     """A panel member: a numba name, or a registered agent (a shipped model)."""
-    from uno_env.engine.search import agent_code
+    from uno_env.engine.names import agent_code
     if agent_code(name) is not None:
         return name
     from uno_env.players.registry import agent_names, make_agent

@@ -21,8 +21,8 @@ from uno_env.rules.config import make_config
 from uno_env.engine import codes as C
 from uno_env.engine.batch import STAT_NAMES, STAT_SLOTS
 from uno_env.engine.entry import kernels
-from uno_env.engine.policies import AGENT_CODES
-from uno_env.engine.search import OP_SIMULATE, agent_code, idle_arguments, is_search_name
+from uno_env.engine.names import AGENT_CODES, agent_code, is_search_name
+from uno_env.engine.search import OP_SIMULATE, idle_arguments
 from uno_env.engine.state import allocate
 from uno_env.rules import check_seed
 

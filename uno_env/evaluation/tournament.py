@@ -60,8 +60,8 @@ from pathlib import Path
 
 import numpy as np
 
-from uno_env.engine.policies import AGENT_CODES
-from uno_env.engine.search import SEARCH_SALT, agent_code, is_search_name
+from uno_env.engine.names import AGENT_CODES, agent_code, is_search_name
+from uno_env.engine.search import SEARCH_SALT
 from uno_env.players.registry import is_position_agent
 from uno_env.evaluation.stats import Z95, wilson  # noqa: F401  (re-exported)
 from uno_env.evaluation.simulation import simulate

@@ -1,7 +1,8 @@
 """What a training job returns: ``TrainResult``, the one record of SB3's PPO
-(``agents.train.train``, ``uno-bench train``) and RLlib's self-play
-(``uno_env.integrations.train_rllib``, ``uno-bench train --framework rllib``), and the
-row of one evaluation in it (``evaluation_row``)."""
+(``agents.train.train``, ``uno-bench train``), RLlib's self-play
+(``uno_env.integrations.train_rllib``, ``uno-bench train --framework rllib``) and expert
+iteration (``agents.exit.ExitResult`` adds its decisions), and the row of one
+evaluation in it (``evaluation_row``)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
