@@ -36,7 +36,7 @@ from tqdm.auto import tqdm
 
 from agents import MCTSAgent, PPOAgent, shipped_models
 from uno_env import Game, simulate, tournament
-from uno_env.engine.search import DEFAULT_BUDGET
+from uno_env.engine.names import DEFAULT_BUDGET
 from uno_env.evaluation.stats import wilson
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]

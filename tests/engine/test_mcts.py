@@ -10,8 +10,7 @@ import pytest
 import uno_env
 from agents import MCTSAgent, make_agent
 from uno_env import Game
-from uno_env.engine.search import (DEFAULT_BUDGET, agent_code, mcts_code,
-                                   parse_search_name)
+from uno_env.engine.names import DEFAULT_BUDGET, agent_code, mcts_code, parse_search_name
 from uno_env.rules import PRESETS
 from uno_env import simulate
 from uno_env.evaluation.tournament import tournament

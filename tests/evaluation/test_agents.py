@@ -8,7 +8,7 @@ import pytest
 import uno_env
 from agents import GreedyAgent, HeuristicAgent, RandomAgent, make_agent
 from uno_env.engine.entry import GameOps
-from uno_env.engine.policies import AGENT_CODES
+from uno_env.engine.names import AGENT_CODES
 from uno_env.rules import PRESETS
 from uno_env.evaluation.simulation import simulate
 

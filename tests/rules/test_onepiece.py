@@ -533,7 +533,7 @@ def test_elimination_scoring_matches_of_careful_players_end():
     """Heuristic agents (always call UNO, never bluff a W4) are never penalised: their
     elimination match ends by the turn limit, at the latest ``max_turns`` turns in."""
     from uno_env.engine.entry import kernels
-    from uno_env.engine.policies import AGENT_HEURISTIC
+    from uno_env.engine.names import AGENT_HEURISTIC
     g = Game("onepiece", 2, scoring="elimination", target_score=100, max_turns=150)
     pick = np.zeros(1, np.int64)
     for index in range(2):

@@ -39,7 +39,7 @@ games are not rated. ``rating_games`` limits rating to the first that many games
 that order (default 20,000, where the ratings have long settled with ``tau=0``; ``None``
 rates all; rating costs about 20 us per game, as long as playing 5 games).
 
-Agents are names of numba agents (``uno_env.engine.policies.AGENT_CODES``), played
+Agents are names of numba agents (``uno_env.engine.names.AGENT_CODES``), played
 inside ``simulate``, or Python objects with ``act_batch(obs, mask)`` (a trained network),
 played through ``EverySeatBatch`` in batches of the same game indices: a lineup's results
 are the same either way when the policies are.
