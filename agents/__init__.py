@@ -29,10 +29,20 @@ def _load_model(spec, config, seed=None):
     return agent
 
 
+def _load_onnx(spec, config, seed=None):
+    """``onnx:PATH``: an exported policy played through onnxruntime (the onnx extra)."""
+    from agents.onnx_policy import OnnxAgent
+    agent = OnnxAgent(spec.removeprefix("onnx:"), seed=seed)
+    if config is not None:
+        agent.check_config(config)
+    return agent
+
+
 def register() -> None:
     """Make this package's agents known to ``uno_env`` by name (the entry point of the
     ``uno_env.agents`` group, ``uno_env.envs.agent_registry``): the baselines, every shipped
-    model, ``.npz`` model files, and the trained-policy constructor."""
+    model, ``.npz`` model files, ``onnx:PATH`` exported policies, and the trained-policy
+    constructor."""
     from uno_env.envs import agent_registry as registry
     for name in AGENTS:
         registry.register_agent(name, lambda config, seed=None, _n=name:
@@ -48,6 +58,9 @@ def register() -> None:
     registry.register_resolver(lambda spec: (
         (lambda config, seed=None: make_agent(spec, config, seed=seed))
         if spec.startswith("mcts") else None))
+    registry.register_resolver(lambda spec: (
+        (lambda config, seed=None: _load_onnx(spec, config, seed))
+        if spec.startswith("onnx:") else None), configured=True)
     registry.register_policy(PPOAgent)
     registry.register_trainer("ppo", _train_ppo)
     registry.register_trainer("exit", _train_exit)

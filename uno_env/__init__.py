@@ -21,6 +21,7 @@ every seat, one kernel call per step),
 Importing the package registers the environments (``uno_env.envs.registration``).
 """
 from uno_env import _moved
+from uno_env.version import __version__
 from uno_env.envs.aec import env, raw_env
 from uno_env.envs.every_seat import EverySeatBatch
 from uno_env.envs.game import Game
@@ -49,4 +50,3 @@ def __getattr__(name: str):
 __all__ = ["Config", "EverySeatBatch", "Game", "GymVectorEnv", "LearnerBatch", "PRESETS",
            "Rules", "SimResult", "SingleAgentEnv", "env", "evaluate", "make_config",
            "make_rules", "presets", "raw_env", "simulate", "tournament"]
-__version__ = "0.1.0"

@@ -57,6 +57,19 @@ def test_engine_module_imports_only_lower_layers(name):
                 f"engine/{name}.py imports {imported}, above the engine"
 
 
+#: top-level modules below every package: any module may import them; they import only
+#: each other (uno_env.provenance imports uno_env.version), never a package or a kernel
+BASE = ("uno_env.version", "uno_env.provenance")
+
+
+def test_the_base_modules_import_nothing_above_them():
+    for name in BASE:
+        path = ROOT / (name.replace(".", "/") + ".py")
+        above = sorted(m for m in _imports(path) if m.startswith("uno_env")
+                       and not m.startswith(BASE))
+        assert above == [], f"{name} imports {above}: it sits below every package"
+
+
 def _uno_env_graph() -> dict[str, set[str]]:
     modules = {}
     for path in (ROOT / "uno_env").rglob("*.py"):
@@ -68,7 +81,7 @@ def _uno_env_graph() -> dict[str, set[str]]:
         for imported in _imports(path):
             while imported and imported not in modules:
                 imported = imported.rpartition(".")[0]
-            if imported and imported != name and imported != "uno_env":
+            if imported and imported != name:
                 deps.add(imported)
         graph[name] = deps
     return graph
@@ -147,7 +160,11 @@ def test_packages_import_only_packages_below(package):
             continue
         for dep in deps:
             other = _package(dep)
-            if other is None and dep != "uno_env" and not dep.startswith(
+            if dep == "uno_env":   # the package's __init__: it imports every package
+                if package != "apps":
+                    bad.append(f"{module} imports the uno_env package itself, which "
+                               f"imports every package (__version__: uno_env.version)")
+            elif other is None and dep not in BASE and not dep.startswith(
                     ("uno_env.engine", "uno_env.rules", "uno_env.envs",
                      "uno_env.evaluation", "uno_env.apps")):
                 bad.append(f"{module} imports {dep}, a top-level module above the packages")
