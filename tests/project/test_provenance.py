@@ -36,6 +36,7 @@ WRITERS = {
     "uno_env/envs/replay_format.py": "replay files (uno-bench record, Game.to_replay)",
     "agents/ppo.py": "trained model files (.npz meta)",
     "agents/onnx_policy.py": "exported ONNX files",
+    "agents/exit.py": "expert iteration's learning curve (curve.png metadata)",
 }
 
 
@@ -161,6 +162,12 @@ def test_every_result_file_carries_the_record(tmp_path, marked, monkeypatch):
         proto = onnx.load(str(again.export_onnx(tmp_path / "m.onnx")))
         props = {p.key: p.value for p in proto.metadata_props}
         assert json.loads(props[EXPORT_KEY])["marker"] == marked
+    # expert iteration's learning curve (agents.exit.plot_curve; its figure needs no torch)
+    from agents.exit import plot_curve
+    curve = tmp_path / "eval.csv"
+    curve.write_text("iteration,decisions,opponent,players,win_rate,ci_low,ci_high\n"
+                     "0,1000,heuristic,2,0.5,0.45,0.55\n")
+    assert _png_record(plot_curve(curve, tmp_path / "curve.png"))["marker"] == marked
 
 
 def _has(module):
