@@ -23,6 +23,8 @@ module              holds
 ``ppo``             ``PPOAgent``: a policy network run in numpy (the shipped models)
 ``train``           PPO training with MaskablePPO (the ``rl`` extra)
 ``exit``            expert iteration: the search's decisions as a network's targets
+``onnx_export``     a ``PPOAgent``'s policy written as an ONNX graph (the ``onnx`` extra)
+``onnx_policy``     an ONNX policy file played as an agent, ``onnx:PATH`` (onnxruntime)
 ==================  ==============================================================
 """
 from agents.baselines import (AGENTS, Agent, GreedyAgent, HeuristicAgent, RandomAgent,
@@ -41,10 +43,20 @@ def _load_model(spec, config, seed=None):
     return agent
 
 
+def _load_onnx(spec, config, seed=None):
+    """``onnx:PATH``: an exported policy played through onnxruntime (the onnx extra)."""
+    from agents.onnx_policy import OnnxAgent
+    agent = OnnxAgent(spec.removeprefix("onnx:"), seed=seed)
+    if config is not None:
+        agent.check_config(config)
+    return agent
+
+
 def register() -> None:
     """Make this package's agents known to ``uno_env`` by name (the entry point of the
     ``uno_env.agents`` group, ``uno_env.players.registry``): the baselines, every shipped
-    model, ``.npz`` model files, and the trained-policy constructor."""
+    model, ``.npz`` model files, ``onnx:PATH`` exported policies, and the trained-policy
+    constructor."""
     from uno_env.players import registry
     for name in AGENTS:
         registry.register_agent(name, lambda config, seed=None, _n=name:
@@ -60,6 +72,9 @@ def register() -> None:
     registry.register_resolver(lambda spec: (
         (lambda config, seed=None: make_agent(spec, config, seed=seed))
         if spec.startswith("mcts") else None))
+    registry.register_resolver(lambda spec: (
+        (lambda config, seed=None: _load_onnx(spec, config, seed))
+        if spec.startswith("onnx:") else None), configured=True)
     registry.register_policy(PPOAgent)
     registry.register_trainer("ppo", _train_ppo)
     registry.register_trainer("exit", _train_exit)

@@ -589,7 +589,8 @@ def plot_curve(eval_csv, path, title: str | None = None) -> Path:
     fig.tight_layout()
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(p, dpi=110)
+    from uno_env.provenance import png_metadata, provenance
+    fig.savefig(p, dpi=110, metadata=png_metadata(provenance(figure=str(eval_csv))))
     plt.close(fig)
     return p
 

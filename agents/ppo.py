@@ -131,8 +131,13 @@ class PPOAgent(Agent):
                    dark_table=dark_table)
 
     def save(self, path) -> Path:
+        """Write the model file; its record gets the provenance of the process that
+        made the model (``uno_env.provenance``) unless it already has one."""
         p = Path(path)
         p.parent.mkdir(parents=True, exist_ok=True)
+        if "provenance" not in self.meta:
+            from uno_env.provenance import provenance
+            self.meta["provenance"] = provenance(self.config, [self.meta.get("seed")])
         arrays = {"scale": self.scale, "meta": np.array(json.dumps(self.meta))}
         if self.dark_table is not None:
             arrays["dark_table"] = self.dark_table
@@ -141,6 +146,13 @@ class PPOAgent(Agent):
         with open(p, "wb") as f:
             np.savez_compressed(f, **arrays)
         return p
+
+    def export_onnx(self, path) -> Path:
+        """Write the policy as ONNX (observation and mask in, masked action logits out;
+        ``agents.onnx_export``; the ``onnx`` extra). ``onnx:PATH`` plays it back
+        (``agents.onnx_policy``)."""
+        from agents.onnx_export import export_onnx
+        return export_onnx(self, path)
 
     @classmethod
     def from_sb3(cls, model, config, **meta):

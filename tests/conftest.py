@@ -27,6 +27,7 @@ NEEDS = {
                f'-e ".[clients]"',
     "openspiel": 'needs the "openspiel" extra (OpenSpiel\'s pyspiel): pip install -e '
                  '".[openspiel]"',
+    "onnx": 'needs the "onnx" extra (onnx, onnxruntime): pip install -e ".[onnx]"',
     "kernel": 'needs a "python3" Jupyter kernel (nbclient, nbformat and ipykernel, all in '
               'the "dev" extra): pip install -e ".[dev]"',
 }

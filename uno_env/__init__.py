@@ -25,6 +25,7 @@ public name is imported when first used, so ``import uno_env`` loads no kernel.
 import importlib
 
 from uno_env import _moved
+from uno_env.version import __version__
 from uno_env.envs.registration import register_envs
 
 #: the public names, each read from its module when first asked for: ``import uno_env``
@@ -70,4 +71,3 @@ def __dir__():
 __all__ = ["Config", "EverySeatBatch", "Game", "GymVectorEnv", "LearnerBatch", "PRESETS",
            "Rules", "SimResult", "SingleAgentEnv", "env", "evaluate", "make_config",
            "make_rules", "presets", "raw_env", "simulate", "tournament"]
-__version__ = "0.1.0"

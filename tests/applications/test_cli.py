@@ -86,9 +86,15 @@ def _error_line(result) -> str:
 
 
 def test_version():
+    """The version, and in a git checkout (this one) the commit: ``uno-bench (uno-env)
+    0.2.0 (commit 1a2b3c4d5e6f[, dirty])``."""
+    from uno_env.version import commit
     result = runner.invoke(app, ["--version"])
+    head, dirty = commit()
+    assert head is not None, "the tests run in a git checkout"
     assert result.exit_code == 0 and result.output.strip() == \
-        f"uno-bench (uno-env) {uno_env.__version__}"
+        f"uno-bench (uno-env) {uno_env.__version__} (commit {head[:12]}" \
+        + (", dirty)" if dirty else ")")
 
 
 def test_every_option_of_every_command_has_help_and_preset_lists_the_names():

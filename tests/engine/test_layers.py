@@ -57,7 +57,22 @@ def test_engine_module_imports_only_lower_layers(name):
                 f"engine/{name}.py imports {imported}, above the engine"
 
 
-def _uno_env_graph(roots=("uno_env",)) -> dict[str, set[str]]:
+#: top-level modules below every package: any module may import them; they import only
+#: each other (uno_env.provenance imports uno_env.version), never a package or a kernel
+BASE = ("uno_env.version", "uno_env.provenance")
+
+
+def test_the_base_modules_import_nothing_above_them():
+    for name in BASE:
+        path = ROOT / (name.replace(".", "/") + ".py")
+        above = sorted(m for m in _imports(path) if m.startswith("uno_env")
+                       and not m.startswith(BASE))
+        assert above == [], f"{name} imports {above}: it sits below every package"
+
+
+def _uno_env_graph(roots=("uno_env",), keep_roots=False) -> dict[str, set[str]]:
+    """module -> the modules it imports; an import of a root package itself (its
+    ``__init__``) is an edge only with ``keep_roots`` (the packages test checks who may)."""
     modules = {}
     for path in (p for root in roots for p in (ROOT / root).rglob("*.py")):
         rel = path.relative_to(ROOT).with_suffix("")
@@ -68,7 +83,7 @@ def _uno_env_graph(roots=("uno_env",)) -> dict[str, set[str]]:
         for imported in _imports(path):
             while imported and imported not in modules:
                 imported = imported.rpartition(".")[0]
-            if imported and imported != name and imported not in roots:
+            if imported and imported != name and (keep_roots or imported not in roots):
                 deps.add(imported)
         graph[name] = deps
     return graph
@@ -140,14 +155,18 @@ def _package(module: str) -> str | None:
 
 @pytest.mark.parametrize("package", PACKAGES)
 def test_packages_import_only_packages_below(package):
-    graph = _uno_env_graph()
+    graph = _uno_env_graph(keep_roots=True)
     bad = []
     for module, deps in graph.items():
         if _package(module) != package:
             continue
         for dep in deps:
             other = _package(dep)
-            if other is None and dep != "uno_env" and not dep.startswith(
+            if dep == "uno_env":   # the package's __init__: it imports every package
+                if package != "apps":
+                    bad.append(f"{module} imports the uno_env package itself, which "
+                               f"imports every package (__version__: uno_env.version)")
+            elif other is None and dep not in BASE and not dep.startswith(
                     tuple(f"uno_env.{p}" for p in PACKAGES)):
                 bad.append(f"{module} imports {dep}, a top-level module above the packages")
             elif other is not None and PACKAGES.index(other) > PACKAGES.index(package):

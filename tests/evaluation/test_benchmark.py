@@ -20,8 +20,11 @@ runner = CliRunner()
 
 
 def _same_card(a: dict, b: dict) -> None:
+    """The same results: everything but how (``run``) and where (``provenance``: the
+    date, the command) the card was played."""
     a, b = dict(a), dict(b)
     a.pop("run"), b.pop("run")
+    a.pop("provenance"), b.pop("provenance")
     assert a == b
 
 
@@ -73,8 +76,8 @@ def test_committed_anchors_cover_every_track_with_random_at_zero():
 
 
 def test_every_stored_card_is_of_this_version_and_complete_against_its_panel():
-    """The leaderboard's cards (``benchmarks/cards/``) are read without carrying over:
-    each is of ``BENCHMARK_VERSION``, standard, holds every track as this version
+    """The leaderboard's cards (``uno_env/evaluation/stored_cards/``) are read without
+    carrying over: each is of ``BENCHMARK_VERSION``, standard, holds every track as this version
     defines it (panel, games, seed) and on each track it plays one rated result per
     panel member, with the track's games. Every panel member with a card of its own
     (all but the search member) has one, the committed anchors are the fit of these
@@ -83,7 +86,7 @@ def test_every_stored_card_is_of_this_version_and_complete_against_its_panel():
     import importlib
     lb = importlib.import_module("benchmarks.leaderboard")
     cards = {}
-    for path in sorted((ROOT / "benchmarks" / "cards").glob("*.json")):
+    for path in sorted((ROOT / "uno_env" / "evaluation" / "stored_cards").glob("*.json")):
         d = json.loads(path.read_text())
         card = B.BenchmarkCard.from_dict(d)           # ValueError for another version
         assert card.standard, path.name
@@ -258,7 +261,8 @@ def test_the_games_against_some_members_replay_the_committed_cards_and_carry_ove
     """``opponents=`` plays some members only (an incomplete, unrated card); its results
     equal the committed leaderboard card's (the same games today), and a card of an
     earlier version is carried over only while its protocol is unchanged."""
-    committed = json.loads((ROOT / "benchmarks" / "cards" / "greedy.json").read_text())
+    committed = json.loads((ROOT / "uno_env" / "evaluation" / "stored_cards"
+                            / "greedy.json").read_text())
     card = B.benchmark("greedy", "classic-2p", threads=1, opponents=["random", "greedy"])
     (track,) = card.tracks
     assert track.missing == [m for m in B.TRACKS["classic-2p"].panel

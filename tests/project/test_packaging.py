@@ -47,9 +47,38 @@ def test_license_citation_and_changelog_agree_with_the_package():
     citation = (ROOT / "CITATION.cff").read_text()
     assert re.search(r"^cff-version: 1\.2\.0$", citation, re.M)
     assert re.search(rf"^version: {re.escape(uno_env.__version__)}$", citation, re.M)
-    assert project["version"] == uno_env.__version__
+    assert "version" not in project and project["dynamic"] == ["version"]
     changelog = (ROOT / "CHANGELOG.md").read_text()
     assert f"## [{uno_env.__version__}]" in changelog
+
+
+def test_one_version_everywhere():
+    """uno_env/version.py is the one source: pyproject reads it, the package re-exports
+    it, CITATION.cff and the CHANGELOG's newest section carry it with its date, and
+    ``uno-bench --version`` prints it (tests/applications/test_cli.py)."""
+    tomllib = pytest.importorskip("tomllib", reason="tomllib is in the standard "
+                                  "library from Python 3.11")
+    import uno_env
+    from uno_env import version
+    meta = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert meta["tool"]["setuptools"]["dynamic"]["version"] == \
+        {"attr": "uno_env.version.__version__"}
+    assert uno_env.__version__ is version.__version__
+    assert re.fullmatch(r"\d+\.\d+\.\d+", version.__version__)
+    citation = (ROOT / "CITATION.cff").read_text()
+    assert re.search(rf"^version: {re.escape(version.__version__)}$", citation, re.M)
+    assert re.search(rf'^date-released: "{version.RELEASE_DATE}"$', citation, re.M)
+    assert "commit" in citation       # how to cite a specific commit
+    changelog = (ROOT / "CHANGELOG.md").read_text()
+    versions = re.findall(r"^## \[([^\]]+)\](.*)$", changelog, re.M)
+    assert versions[0] == (version.__version__, f" - {version.RELEASE_DATE}"), \
+        f"the CHANGELOG's newest section is {versions[0]}, not the version's"
+    assert not any(v == "Unreleased" and version.__version__ in rest
+                   for v, rest in versions)
+    # nothing else holds a version of its own
+    for path in (ROOT / "uno_env").rglob("*.py"):
+        if path.name != "version.py":
+            assert not re.search(r"^__version__\s*=", path.read_text(), re.M), path
 
 
 def test_py_typed_ships_with_the_package():

@@ -13,5 +13,6 @@ module              holds
 ``demo``            ``uno-bench demo``: random agents, printed
 ``warmup``          compile the engine ahead of time
 ``throughput``      the throughput table (``uno-bench bench``)
+``results``         the result files of ``uno-bench simulate --out`` and ``evaluate --out``
 ==================  ==============================================================
 """

@@ -13,6 +13,8 @@
                          decisions (needs torch)
     uno-bench evaluate   win rate of an agent or a trained model against opponents
     uno-bench benchmark  an agent on the benchmark's fixed tracks: a report card
+                         (--reproduce card.json: play a card's games again)
+    uno-bench export     a trained model as ONNX (needs the onnx extra)
     uno-bench record     record games between agents as replays (uno-bench view: HTML)
     uno-bench serve      play UNO in the browser against agents
     uno-bench warmup     compile the engine ahead of time (cached on disk)
@@ -52,8 +54,8 @@ _BOOLS = {"true": True, "yes": True, "on": True, "1": True,
 
 def _version(value: bool) -> None:
     if value:
-        from uno_env import __version__
-        typer.echo(f"uno-bench (uno-env) {__version__}")
+        from uno_env.version import describe
+        typer.echo(f"uno-bench (uno-env) {describe()}")
         raise typer.Exit()
 
 
@@ -219,7 +221,9 @@ def simulate(games: int = typer.Option(10_000, min=1, help="number of games"),
              agents: str = typer.Option("random", help="comma-separated, one per seat "
                                         "(or one name for every seat): random, greedy, "
                                         "heuristic"),
-             threads: int = typer.Option(None, min=1, help=THREADS_HELP)):
+             threads: int = typer.Option(None, min=1, help=THREADS_HELP),
+             out: str = typer.Option(None, help="a JSON file for the results, with "
+                                     "their provenance (docs/reproducibility.md)")):
     """Play whole games inside numba and print a summary."""
     from uno_env.evaluation.simulation import simulate as run
     rules = _parse_rules(rule)
@@ -230,6 +234,9 @@ def simulate(games: int = typer.Option(10_000, min=1, help="number of games"),
     except (ValueError, NotImplementedError) as err:
         raise typer.BadParameter(str(err)) from None
     typer.echo(result.summary())
+    if out:
+        from uno_env.apps.results import save_simulation
+        typer.echo(f"wrote {save_simulation(result, rules, out)}")
 
 
 @app.command()
@@ -529,7 +536,9 @@ def evaluate(model: str = typer.Option("ppo_classic_2p", help="a .npz model file
                                          "model's, 4 for a baseline"),
              games: int = typer.Option(10_000, min=1, help="games per opponent"),
              seed: int = typer.Option(0, min=0, help=SEED_HELP),
-             json_out: bool = typer.Option(False, "--json", help="print JSON only")):
+             json_out: bool = typer.Option(False, "--json", help="print JSON only"),
+             out: str = typer.Option(None, help="a JSON file for the results, with "
+                                     "their provenance (docs/reproducibility.md)")):
     """Win rate (95% Wilson interval) of an agent against copies of each opponent, the
     agent's seat drawn per game."""
     from uno_env.evaluation.win_rate import evaluate as run
@@ -550,9 +559,15 @@ def evaluate(model: str = typer.Option("ppo_classic_2p", help="a .npz model file
             rows.append({"opponent": opp, **r})
     except (ValueError, NotImplementedError) as err:
         raise typer.BadParameter(str(err)) from None
+    if out:
+        from uno_env.apps.results import save_evaluation
+        path = save_evaluation(model, rows, _config(preset, players, rules), games, seed,
+                               out)
     if json_out:
         typer.echo(json.dumps(rows, indent=2))
         return
+    if out:
+        typer.echo(f"wrote {path}")
     typer.echo(f"{model} in {preset}, {players} players, {games:,} games per opponent:")
     for r in rows:
         lo, hi = r["ci"]
@@ -561,7 +576,7 @@ def evaluate(model: str = typer.Option("ppo_classic_2p", help="a .npz model file
 
 
 @app.command()
-def benchmark(agent: str = typer.Option(..., help="the agent: a baseline (random, greedy, "
+def benchmark(agent: str = typer.Option(None, help="the agent: a baseline (random, greedy, "
                                         "heuristic, mcts, mcts:BUDGET), a shipped "
                                         "model's name, a .npz policy file, or "
                                         "module:Factory (Factory(config) -> an agent "
@@ -577,10 +592,30 @@ def benchmark(agent: str = typer.Option(..., help="the agent: a baseline (random
                                           "local Ray instance)"),
               games: int = typer.Option(None, min=1, help="games per opponent instead of "
                                         "the track's: a quick, NON-STANDARD card"),
-              progress: bool = typer.Option(True, help="show a progress bar")):
+              progress: bool = typer.Option(True, help="show a progress bar"),
+              reproduce: str = typer.Option(None, help="a card.json (or a stored card's "
+                                            "agent name): play its games again and say "
+                                            "whether the results are identical (exit "
+                                            "code 1 if not); docs/reproducibility.md")):
     """The benchmark: the agent against each track's reference panel; writes a report
     card (win rates with 95% intervals, the anchored rating, the headline)."""
     from uno_env.evaluation.benchmark import benchmark as run
+    if reproduce is not None:
+        if agent is not None or games is not None or track != "all":
+            raise typer.BadParameter("--reproduce replays the card's own agent, tracks "
+                                     "and games: leave out --agent, --track and --games")
+        from uno_env.evaluation.reproduce import reproduce as replay
+        try:
+            report = replay(reproduce, threads=threads, backend=backend,
+                            address=address, progress=progress)
+        except (ValueError, NotImplementedError) as err:
+            raise typer.BadParameter(" ".join(str(err).split())) from None
+        typer.echo(report.text())
+        if not report.identical:
+            raise typer.Exit(1)
+        return
+    if agent is None:
+        raise typer.BadParameter("give --agent (or --reproduce card.json)")
     try:
         card = run(agent, track, games=games, threads=threads, backend=backend,
                    address=address, progress=progress)
@@ -589,6 +624,40 @@ def benchmark(agent: str = typer.Option(..., help="the agent: a baseline (random
     typer.echo(card.markdown())
     for path in card.save(out).values():
         typer.echo(f"wrote {path}")
+
+
+@app.command()
+def export(model: str = typer.Argument(..., help="a shipped model's name or a .npz model "
+                                       "file"),
+           format: str = typer.Option("onnx", "--format", help="onnx (the only format)"),
+           out: str = typer.Option(None, help="the file to write (default: MODEL.onnx "
+                                   "in the current directory)")):
+    """Write a trained model in a format other tools load: ONNX (observation and action
+    mask in, masked action logits out; needs the onnx extra). Play it back with the
+    agent onnx:PATH (docs/agents.md, "ONNX")."""
+    from pathlib import Path
+
+    from uno_env.players.registry import is_configured, make_agent, model_name
+    if format != "onnx":
+        raise typer.BadParameter(f"unknown format {format!r}; valid: onnx",
+                                 param_hint="'--format'")
+    if not is_configured(model):
+        raise typer.BadParameter(f"{model!r} is not a trained model (a shipped model's "
+                                 f"name or a .npz file)", param_hint="'MODEL'")
+    try:
+        agent = make_agent(model, None)
+    except ValueError as err:
+        raise typer.BadParameter(" ".join(str(err).split())) from None
+    if not callable(getattr(agent, "export_onnx", None)):
+        raise typer.BadParameter(f"{model!r} ({type(agent).__name__}) cannot be exported "
+                                 f"to ONNX")
+    path = Path(out or f"{model_name(model)}.onnx")
+    try:
+        agent.export_onnx(path)
+    except ImportError as err:
+        typer.echo(str(err), err=True)
+        raise typer.Exit(1) from None
+    typer.echo(f"wrote {path} (play it: uno-bench benchmark --agent onnx:{path})")
 
 
 def _config(preset, players, rules=None):

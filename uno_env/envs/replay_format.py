@@ -16,7 +16,7 @@ _SCENARIO_KEYS = ("hands", "top", "color", "draw_pile", "discard", "current",
 
 
 def _version() -> str:
-    from uno_env import __version__
+    from uno_env.version import __version__
     return __version__
 
 
@@ -71,6 +71,8 @@ def to_replay(game, agents=None, index: int | None = None,
             "agents": names,
             "moves": [[seat, move] for seat, move in game.history],
             "result": result_of(game)}
+    from uno_env.provenance import provenance
+    data["provenance"] = provenance(game.config, [game.seed])
     try:
         rebuilt = from_replay(data, type(game))
     except ValueError as err:

@@ -9,6 +9,7 @@ module              holds
 ``distributed``     the Ray backend of ``tournament``
 ``ray_runtime``     connecting to Ray; the error naming a missing extra
 ``benchmark``       the fixed benchmark tracks and report cards (``uno-bench/5``)
+``reproduce``       a card's games played again and compared (``--reproduce``)
 ``analysis``        statistics over ``simulate`` runs (rule variants, agents)
 ``plots``           matplotlib figures of those results
 ``stats``           confidence intervals shared by the above

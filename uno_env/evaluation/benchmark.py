@@ -281,7 +281,8 @@ def make_candidate(spec: str, config, seed: int):
                                              is_position_agent, make_agent)
     if agent_code(spec) is not None or is_position_agent(spec):
         return spec, None  # played by name (a position agent: game by game)
-    if ":" in spec and not spec.endswith(".npz") and spec not in agent_names():
+    if ":" in spec and not spec.endswith(".npz") and spec not in agent_names() \
+            and not is_configured(spec):
         agent = _factory(spec)(config)
     else:
         try:
@@ -362,15 +363,19 @@ class BenchmarkCard:
     threads: int | None = None
     backend: str = "local"
     cpu_seconds: float = 0.0      # this process's CPU time (all threads)
+    #: where the card came from (``uno_env.provenance``); None for a card written
+    #: before uno-env 0.2.0 (reported as unknown)
+    provenance: dict | None = None
 
     @property
     def standard(self) -> bool:
         return self.games_override is None
 
     def to_dict(self) -> dict:
-        """Everything but ``run`` (wall time, threads, backend) is a function of the
-        agent and the benchmark version alone."""
-        from uno_env import __version__
+        """Everything but ``run`` (wall time, threads, backend) and ``provenance``
+        (``uno_env.provenance``: the code, libraries, machine, date and command that
+        played it) is a function of the agent and the benchmark version alone."""
+        from uno_env.version import __version__
         return {"benchmark": BENCHMARK_VERSION, "uno_env": __version__,
                 "agent": self.agent, "standard": self.standard,
                 "games_override": self.games_override,
@@ -379,7 +384,8 @@ class BenchmarkCard:
                         "cpu_seconds": round(self.cpu_seconds, 1), "threads": self.threads,
                         "backend": self.backend,
                         "track_seconds": {t.track.name: round(t.seconds, 1)
-                                          for t in self.tracks}}}
+                                          for t in self.tracks}},
+                "provenance": self.provenance}
 
     @classmethod
     def from_dict(cls, d: dict, carry: bool = False) -> "BenchmarkCard":
@@ -401,7 +407,7 @@ class BenchmarkCard:
                                   t["track"]["name"], 0.0)) for t in d["tracks"]]
         return cls(d["agent"], tracks, d["games_override"], run.get("wall_seconds", 0.0),
                    run.get("threads"), run.get("backend", "local"),
-                   run.get("cpu_seconds", 0.0))
+                   run.get("cpu_seconds", 0.0), d.get("provenance"))
 
     def rerate(self, anchors: dict) -> None:
         """Rate every track again against ``anchors`` (``load_anchors()``'s form)."""
@@ -421,6 +427,8 @@ class BenchmarkCard:
                  + f", {d['run']['backend']} backend; "
                  f"per track: " + ", ".join(f"{k} {v:.0f} s" for k, v in
                                             d['run']['track_seconds'].items()) + ")."]
+        from uno_env.provenance import describe
+        lines += ["", *describe(self.provenance)]
         if not self.standard:
             lines.append(f"**Non-standard run** ({self.games_override} games per opponent "
                          f"instead of the track's): not comparable with the benchmark.")
@@ -471,7 +479,8 @@ class BenchmarkCard:
             if k == 0:
                 ax.set_ylabel(f"{self.agent}: win rate (95% interval)")
         fig.tight_layout()
-        fig.savefig(path, format="png")
+        from uno_env.provenance import png_metadata
+        fig.savefig(path, format="png", metadata=png_metadata(self.provenance))
 
     def save(self, out_dir) -> dict[str, Path]:
         """Write card.json, card.md and card.png to ``out_dir``."""
@@ -597,5 +606,9 @@ def benchmark(agent: str, tracks="all", games: int | None = None,
     finally:
         if bar is not None:
             bar.close()
+    from uno_env.provenance import provenance
+    record = provenance([make_config(r.track.preset, r.track.num_players, **r.track.rules)
+                         for r, _, _ in plan], [r.track.seed for r, _, _ in plan],
+                        agent=agent, opponents=opponents)
     return BenchmarkCard(agent, [r for r, _, _ in plan], games, time.perf_counter() - start,
-                         used, backend, time.process_time() - cpu)
+                         used, backend, time.process_time() - cpu, record)

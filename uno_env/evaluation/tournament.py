@@ -284,6 +284,9 @@ class TournamentResult:
     threads: int | None = None
     rating_seconds: float = 0.0   # seconds computing the ratings
     schedule: str = "rotate"      # SCHEDULES: who met whom (module docstring)
+    #: where the result came from (``uno_env.provenance``); None for a result loaded
+    #: from a file written before uno-env 0.2.0
+    provenance: dict | None = None
 
     # --- derived tables ----------------------------------------------------------------
     @property
@@ -451,6 +454,7 @@ class TournamentResult:
             "head_to_head_note": self.head_to_head_note,
             "ratings": self.ratings, "rated_games": self.rated_games,
             "rating_model": "openskill PlackettLuce; winner first, the others tied",
+            "provenance": self.provenance,
         }
 
     def save(self, out_dir) -> dict[str, Path]:
@@ -520,7 +524,8 @@ class TournamentResult:
             hx.set_title("head to head: row's win rate" + (
                 "\n(the pair alone)" if self._pairs_alone() else "\n(both at the table)"), fontsize=9)
         fig.tight_layout(rect=(0, 0.09, 1, 1))
-        fig.savefig(path, format="png")
+        from uno_env.provenance import png_metadata
+        fig.savefig(path, format="png", metadata=png_metadata(self.provenance))
 
 
 def _rate(agents, seats, win_agent, limit):
@@ -613,6 +618,10 @@ def tournament(agents=("random", "greedy", "heuristic"), preset: str = "classic"
     result = TournamentResult(agents, preset, num_players, int(seed), dict(rules), lus, g,
                               winner, points, elapsed=elapsed, threads=used_threads,
                               schedule=schedule)
+    from uno_env.provenance import provenance
+    from uno_env.rules.config import make_config
+    result.provenance = provenance(make_config(preset, num_players, **rules), [seed],
+                                   agents=list(agents))
     t0 = time.perf_counter()
     result.ratings, result.rated_games = _rate(
         agents, result._seat_matrix(), result._winning_agent(), rating_games)

@@ -31,6 +31,8 @@ _FACTORIES: dict[str, Callable] = {}
 _CONFIGURED: set[str] = set()
 #: functions(spec) -> factory or None, asked for names no factory has (e.g. a file path)
 _RESOLVERS: list[Callable] = []
+#: the resolvers whose agents carry their own configuration (``onnx:PATH``)
+_CONFIGURED_RESOLVERS: list[Callable] = []
 #: the trained-policy constructor (``agents.PPOAgent``), for exporters such as RLlib's
 _POLICY: dict[str, Callable] = {}
 #: name -> training job (``uno-bench train`` runs one by name)
@@ -60,13 +62,16 @@ def register_agent(name: str, factory: Callable, configured: bool = False) -> No
 def is_configured(spec: str) -> bool:
     """Does this agent carry its own configuration (a trained model or a model file)?"""
     _load_plugins()
-    return spec in _CONFIGURED or spec.endswith(".npz")
+    return spec in _CONFIGURED or spec.endswith(".npz") or \
+        any(r(spec) is not None for r in _CONFIGURED_RESOLVERS)
 
 
-def register_resolver(resolver: Callable) -> None:
+def register_resolver(resolver: Callable, configured: bool = False) -> None:
     """``resolver(spec)`` returns a factory for agent specs that are not names (a file
-    path, say), or None."""
+    path, say), or None; ``configured``: its agents carry their own configuration."""
     _RESOLVERS.append(resolver)
+    if configured:
+        _CONFIGURED_RESOLVERS.append(resolver)
 
 
 def register_policy(constructor: Callable) -> None:
