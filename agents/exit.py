@@ -54,8 +54,9 @@ import numpy as np
 from agents.ppo import PPOAgent
 from uno_env.players.training import TrainResult
 
-TORCH_EXTRA = ('expert iteration needs torch: pip install torch==2.13.0 (CPU build, '
-               'see README), or pip install -e ".[rl]" after it')
+TORCH_EXTRA = ('expert iteration needs torch: pip install torch==2.13.0 '
+               '--extra-index-url https://download.pytorch.org/whl/cpu (the CPU build), '
+               'or pip install -e ".[rl]" after it')
 
 #: the line-ups of the play-and-label games (``LearnerBatch``: one drawn per game)
 DEFAULT_OPPONENTS = ("heuristic", "heuristic", "heuristic", "greedy", "self")

@@ -160,6 +160,7 @@ class PPOAgent(Agent):
         ``uno_env.integrations.sb3`` features extractor) for ``config``; ``meta`` entries go to the
         file's record (``name=`` names the agent). Save it for the benchmark::
 
+            uno_env.integrations.sb3.set_threads()   # torch on 1 thread
             model = MaskablePPO("MlpPolicy", venv, **uno_env.integrations.sb3.ppo_kwargs(venv))
             model.learn(1_000_000)
             PPOAgent.from_sb3(model, venv.config, name="mine").save("mine.npz")

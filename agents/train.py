@@ -1,6 +1,7 @@
 """Train a ``PPOAgent`` with sb3-contrib's ``MaskablePPO`` on the numba training env
 (``uno_env.integrations.sb3.UnoVecEnv``): ``train(...)`` here, ``uno-bench train`` on the command line.
-Needs the ``rl`` extra (``pip install torch==2.13.0 && pip install -e ".[rl]"``).
+Needs the ``rl`` extra (``pip install torch==2.13.0 --extra-index-url
+https://download.pytorch.org/whl/cpu && pip install -e ".[rl]"``).
 
 The output directory holds:
 
@@ -56,8 +57,8 @@ import numpy as np
 from agents.ppo import PPOAgent
 from uno_env.players.training import TrainResult, evaluation_row
 
-RL_EXTRA = ('the training job needs the "rl" extra: pip install torch==2.13.0 && '
-            'pip install -e ".[rl]"')
+RL_EXTRA = ('the training job needs the "rl" extra: pip install torch==2.13.0 '
+            '--extra-index-url https://download.pytorch.org/whl/cpu && pip install -e ".[rl]"')
 
 
 def _require_rl():
@@ -282,14 +283,13 @@ def train(out="runs/ppo", progress: bool = True, resume=None, **settings) -> Tra
     """Train, evaluate and save (see the module docstring). ``settings`` are the fields
     of ``TrainSettings``; unknown ones go to the rules (``stack="any"``...)."""
     _require_rl()
-    import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
     from stable_baselines3.common.logger import configure
 
     from uno_env.evaluation.win_rate import evaluate
     from uno_env.integrations.sb3 import (PPO_HIDDEN, PPO_SETTINGS, AdvisedPolicy, UnoVecEnv,
-                                  policy_kwargs, ppo_kwargs)
+                                  policy_kwargs, ppo_kwargs, set_threads)
 
     names = set(TrainSettings.__dataclass_fields__)
     rules = {k: settings.pop(k) for k in list(settings) if k not in names}
@@ -311,7 +311,7 @@ def train(out="runs/ppo", progress: bool = True, resume=None, **settings) -> Tra
     out = Path(out)
     (out / "checkpoints").mkdir(parents=True, exist_ok=True)
     if s.threads:
-        torch.set_num_threads(int(s.threads))
+        set_threads(int(s.threads))     # the recipes' helper (uno_env.integrations.threads)
 
     pool = SelfPlayPool(s.pool_size, s.seed) if _uses_self(s.opponents) else None
     venv = UnoVecEnv(s.num_envs, s.preset, s.num_players,

@@ -35,6 +35,7 @@ from torch.distributions.categorical import Categorical
 
 import uno_env
 from uno_env.integrations.scaling import config_scale
+from uno_env.integrations.threads import set_threads
 
 #: the logit of an illegal action (exp(-1e8) underflows to 0 in float32)
 MASKED_LOGIT = -1e8
@@ -159,7 +160,7 @@ def evaluate(agent: Agent, args, update: int, global_step: int, started: float) 
 def train(args) -> list[dict]:
     """Run PPO; returns the evaluations (also printed, and written to ``--metrics``)."""
     torch.manual_seed(args.seed)
-    torch.set_num_threads(args.threads)
+    set_threads(args.threads)           # torch's threads: the recipes' one helper
     envs = gymnasium.make_vec("uno_env/UnoSingleSeat-v3", num_envs=args.num_envs,
                               vectorization_mode="vector_entry_point", preset="classic",
                               num_players=2, opponents=args.opponent, seed=args.seed)

@@ -15,8 +15,8 @@ replay buffer, and every stored move is checked against the mask it was chosen f
 
     python examples/tianshou_pettingzoo.py --players 4 --envs 2 --episodes 8 --subproc
 
-Needs tianshou (the ``clients`` extra: ``pip install torch==2.13.0 && pip install -e
-".[clients]"``).
+Needs tianshou (the ``clients`` extra: ``pip install torch==2.13.0
+--extra-index-url https://download.pytorch.org/whl/cpu && pip install -e ".[clients]"``).
 """
 from __future__ import annotations
 

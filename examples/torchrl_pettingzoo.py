@@ -15,8 +15,8 @@ chosen from. ``uno_env.env`` raises on an illegal move, so a finished rollout ha
 
     python examples/torchrl_pettingzoo.py --players 4 --steps 2000
 
-Needs torchrl (the ``clients`` extra: ``pip install torch==2.13.0 && pip install -e
-".[clients]"``).
+Needs torchrl (the ``clients`` extra: ``pip install torch==2.13.0
+--extra-index-url https://download.pytorch.org/whl/cpu && pip install -e ".[clients]"``).
 """
 from __future__ import annotations
 

@@ -16,8 +16,8 @@ import time
 
 import pytest
 
-TORCH = ('torch (the CPU build, installed first: pip install torch==2.13.0, or from '
-         "PyTorch's CPU wheel index; see the README)")
+TORCH = ('torch (the CPU build, installed first: pip install torch==2.13.0 '
+         '--extra-index-url https://download.pytorch.org/whl/cpu; see the README)')
 #: ``reason=`` texts, one per extra, naming what to install
 NEEDS = {
     "rl": f'needs the "rl" extra and {TORCH}: pip install -e ".[rl]"',

@@ -15,6 +15,7 @@ module              holds
                     (the ``rllib`` extra)
 ``train_rllib``     the RLlib self-play job (``uno-bench train --framework rllib``)
 ``scaling``         the observation scaling the SB3, RLlib and PPO networks share
+``threads``         ``set_threads()``: torch's threads for every training recipe
 ``openspiel``       OpenSpiel (subpackage: the game ``python_uno``, explicit chance,
                     the game tree, OpenSpiel's agents; the ``openspiel`` extra)
 ==================  ==============================================================

@@ -41,7 +41,8 @@ import numpy as np
 
 from uno_env.evaluation.ray_runtime import MissingExtra
 
-RLLIB_EXTRA = ('RLlib training needs the "rllib" extra: pip install torch==2.13.0 && '
+RLLIB_EXTRA = ('RLlib training needs the "rllib" extra: pip install torch==2.13.0 '
+               '--extra-index-url https://download.pytorch.org/whl/cpu && '
                'pip install -e ".[rllib]"')
 SHARED = "shared"
 

@@ -3,6 +3,7 @@ many learner games on the numba engine, and ``ScaledObservation``, the features
 extractor that brings the raw counts of the observation to unit scale inside the policy.
 
     >>> from sb3_contrib import MaskablePPO
+    >>> set_threads()    # torch on 1 thread (uno_env.integrations.threads)
     >>> venv = UnoVecEnv(128, "classic", 2, opponents="heuristic", seed=0)
     >>> model = MaskablePPO("MlpPolicy", venv, **ppo_kwargs(venv))
     >>> model.learn(1_000_000)
@@ -31,6 +32,7 @@ from stable_baselines3.common.torch_layers import BaseFeaturesExtractor, MlpExtr
 from stable_baselines3.common.vec_env import VecEnv
 
 from uno_env.envs.single_seat import LearnerBatch
+from uno_env.integrations.threads import set_threads  # noqa: F401 (re-exported)
 from uno_env.integrations.scaling import (_FIELD_SCALE, dark_face_table,  # noqa: F401 (re-exported)
                              observation_scale)
 
