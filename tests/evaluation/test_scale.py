@@ -101,10 +101,10 @@ def test_cli_tournament_ray_backend_prints_the_local_leaderboard(local_ray, tmp_
     local = runner.invoke(app, args + ["--threads", "1"])
     dist = runner.invoke(app, args + ["--backend", "ray", "--out", str(tmp_path)])
     assert local.exit_code == 0 and dist.exit_code == 0, dist.output
-    # the first line holds the wall-clock time; the ratings line its seconds
-    body = [x for x in local.output.splitlines()[1:] if not x.startswith("ratings")]
+    # the first line holds the wall-clock time; the OpenSkill line its seconds
+    body = [x for x in local.output.splitlines()[1:] if not x.startswith("OS mu")]
     assert body == [x for x in dist.output.splitlines()[1:len(body) + 1]
-                    if not x.startswith("ratings")]
+                    if not x.startswith("OS mu")]
     assert (tmp_path / "results.json").exists() and (tmp_path / "win_rates.png").exists()
     bad = runner.invoke(app, args + ["--backend", "spark"])
     assert bad.exit_code == 2 and "unknown backend" in bad.output

@@ -68,7 +68,7 @@ def test_stronger_agents_beat_random_with_separated_intervals(result):
     h2h = result.head_to_head()
     assert h2h["heuristic"]["random"]["rate"] > h2h["random"]["heuristic"]["rate"]
     assert h2h["greedy"]["random"]["games"] == 3000       # K < P: everyone meets always
-    assert rows["heuristic"]["mu"] > rows["random"]["mu"]
+    assert rows["heuristic"]["openskill_mu"] > rows["random"]["openskill_mu"]
     assert result.rated_games == result.num_games - result.truncated
 
 
@@ -90,9 +90,16 @@ def test_leaderboard_and_saved_files(result, tmp_path):
         assert name in board
     paths = result.save(tmp_path / "out")
     data = json.loads(paths["results.json"].read_text())
-    for key in ("agents", "lineups", "leaderboard", "head_to_head", "ratings",
-                "seat_counts", "num_games", "seed"):
+    for key in ("agents", "lineups", "leaderboard", "head_to_head", "openskill",
+                "openskill_note", "seat_counts", "num_games", "seed"):
         assert key in data
+    # one word per measure: OpenSkill's values are named as such, never "rating"
+    # (the benchmark's anchored Elo scale), in the JSON and in the printed table
+    assert not [k for k in data if "rating" in k]
+    assert not [k for k in data["leaderboard"][0] if "rating" in k]
+    assert data["openskill"]["heuristic"]["mu"] == data["leaderboard"][0]["openskill_mu"] \
+        or data["leaderboard"][0]["agent"] != "heuristic"
+    assert "OS mu" in board and "OpenSkill (Plackett-Luce)" in board
     assert data["num_games"] == 3000
     with open(paths["leaderboard.csv"]) as f:
         rows = list(csv.DictReader(f))

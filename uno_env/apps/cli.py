@@ -5,7 +5,7 @@
     uno-bench flags      every rule flag: default, values, where it applies
     uno-bench demo       watch random agents play a few games
     uno-bench simulate   whole games in numba, with a summary
-    uno-bench tournament agents in every seat: leaderboard, head-to-head, ratings
+    uno-bench tournament agents in every seat: leaderboard, head-to-head, OpenSkill
     uno-bench play       play a game in the terminal against agents
     uno-bench train      train a PPO agent (MaskablePPO, or RLlib self-play with
                          --framework rllib; needs the rl or rllib extra)

@@ -5,7 +5,7 @@ module              holds
 ==================  ==============================================================
 ``simulation``      ``simulate``: whole games played by agents by name
 ``win_rate``        ``evaluate``: one agent's win rate in one seat, fixed deals
-``tournament``      ``tournament``: agents in every seat, leaderboard and ratings
+``tournament``      ``tournament``: agents in every seat, leaderboard and OpenSkill
 ``distributed``     the Ray backend of ``tournament``
 ``ray_runtime``     connecting to Ray; the error naming a missing extra
 ``benchmark``       the fixed benchmark tracks and report cards (``uno-bench/5``)

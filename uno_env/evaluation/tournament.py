@@ -1,4 +1,4 @@
-"""``tournament``: agents play each other in every seat; win rates, head-to-head, ratings.
+"""``tournament``: agents play each other in every seat; win rates, head-to-head, OpenSkill.
 
     >>> r = tournament(("random", "greedy", "heuristic"), "classic", num_players=4,
     ...                num_games=100_000, seed=0)
@@ -31,7 +31,8 @@ Statistics per agent: ``games`` (games it took part in), ``wins`` (games one of 
 won), the win rate with a 95% Wilson interval, ``seat_games`` (seats held, summed over
 games) and mean round points per seat held (the winner scores the other hands' points,
 the others score 0). Head-to-head ``h2h[A][B]``: over the games where both A and B sat,
-the fraction A won. Ratings: ``openskill`` Plackett-Luce, one rating per agent, updated
+the fraction A won. Skill estimates (``OPENSKILL_NOTE``; not the benchmark's anchored Elo
+"rating"): ``openskill`` Plackett-Luce, one ``mu``/``sigma`` per agent, updated
 game by game (lineups interleaved: game ``i`` of every lineup before game ``i + 1``) with
 the winner's agent ranked first and the other agents at the table tied second (the
 engine reports points for the winner only, so no finer order is available); truncated
@@ -267,6 +268,14 @@ def play_lineups(lus, games_per_lineup: int, preset, num_players, python_agents,
     return used_threads
 
 
+#: what the tournament's OpenSkill columns are, in one line (output and results.json):
+#: they are not the benchmark's "rating", the anchored Elo scale (docs/benchmark.md)
+OPENSKILL_NOTE = ("OpenSkill (Plackett-Luce) skill estimate mu and its uncertainty sigma, "
+                  "on OpenSkill's own scale (every agent starts at 25 and 8.33) and "
+                  "relative to this tournament's agents; not the benchmark's anchored "
+                  "Elo rating")
+
+
 @dataclass
 class TournamentResult:
     agents: tuple[str, ...]
@@ -278,7 +287,7 @@ class TournamentResult:
     games_per_lineup: int
     winner: np.ndarray = field(repr=False)   # int32[K, G]: winning seat (-1 truncated)
     points: np.ndarray = field(repr=False)   # int32[K, G, P]
-    ratings: dict = field(default_factory=dict)   # name -> {"mu", "sigma", "ordinal"}
+    ratings: dict = field(default_factory=dict)   # name -> OpenSkill {"mu", "sigma", "ordinal"}
     rated_games: int = 0
     elapsed: float = 0.0          # seconds playing the games
     threads: int | None = None
@@ -340,8 +349,9 @@ class TournamentResult:
                         "win_rate": wins / games if games else 0.0,
                         "ci_low": lo, "ci_high": hi, "seat_games": seat_games,
                         "mean_points": pts / seat_games if seat_games else 0.0,
-                        "mu": rating.get("mu"), "sigma": rating.get("sigma"),
-                        "ordinal": rating.get("ordinal")})
+                        "openskill_mu": rating.get("mu"),
+                        "openskill_sigma": rating.get("sigma"),
+                        "openskill_ordinal": rating.get("ordinal")})
         out.sort(key=lambda d: -d["win_rate"])
         return out
 
@@ -410,10 +420,11 @@ class TournamentResult:
                  f"({self.games_per_hour:,.0f} games/hour); truncated {self.truncated}",
                  self.played(),
                  f"{'#':>2} {'agent':12s} {'games':>9s} {'wins':>8s} {'win rate':>9s} "
-                 f"{'95% interval':>17s} {'pts/seat':>9s} {'mu':>7s} {'sigma':>6s}"]
+                 f"{'95% interval':>17s} {'pts/seat':>9s} {'OS mu':>7s} {'sigma':>6s}"]
         for n, d in enumerate(rows, 1):
-            mu = f"{d['mu']:7.2f}" if d["mu"] is not None else f"{'-':>7s}"
-            sg = f"{d['sigma']:6.2f}" if d["sigma"] is not None else f"{'-':>6s}"
+            mu, sigma = d["openskill_mu"], d["openskill_sigma"]
+            mu = f"{mu:7.2f}" if mu is not None else f"{'-':>7s}"
+            sg = f"{sigma:6.2f}" if sigma is not None else f"{'-':>6s}"
             lines.append(f"{n:2d} {d['agent']:12s} {d['games']:9,d} {d['wins']:8,d} "
                          f"{d['win_rate']:9.4f} [{d['ci_low']:.4f}, {d['ci_high']:.4f}] "
                          f"{d['mean_points']:9.2f} {mu} {sg}")
@@ -431,7 +442,7 @@ class TournamentResult:
                     cells.append(f"{'-':>12s}" if rate is None else f"{rate:12.4f}")
                 lines.append(f"{a:12s}" + "".join(cells))
         if self.ratings:
-            lines.append(f"ratings: openskill PlackettLuce over {self.rated_games:,} games "
+            lines.append(f"OS mu, sigma: {OPENSKILL_NOTE}; over {self.rated_games:,} games "
                          f"({self.rating_seconds:.1f} s)")
         return "\n".join(lines)
 
@@ -448,12 +459,13 @@ class TournamentResult:
                              for r, lu in enumerate(self.lineups)],
             "seat_counts": {a: c.tolist() for a, c in zip(self.agents, self.seat_counts())},
             "truncated": self.truncated, "elapsed": self.elapsed,
-            "rating_seconds": self.rating_seconds,
+            "openskill_seconds": self.rating_seconds,
             "games_per_hour": self.games_per_hour, "threads": self.threads,
             "leaderboard": self.stats(), "head_to_head": self.head_to_head(),
             "head_to_head_note": self.head_to_head_note,
-            "ratings": self.ratings, "rated_games": self.rated_games,
-            "rating_model": "openskill PlackettLuce; winner first, the others tied",
+            "openskill": self.ratings, "openskill_games": self.rated_games,
+            "openskill_model": "openskill PlackettLuce; winner first, the others tied",
+            "openskill_note": OPENSKILL_NOTE,
             "provenance": self.provenance,
         }
 
