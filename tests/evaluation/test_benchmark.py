@@ -112,6 +112,23 @@ def test_every_stored_card_is_of_this_version_and_complete_against_its_panel():
 
 
 # --- ratings -----------------------------------------------------------------------------
+def test_a_place_is_counted_among_the_others_and_said_in_words():
+    table = {"exit": 790.0, "greedy": 761.0, "heuristic": 760.0, "random": -137.0,
+             "mine": 700.0}
+    where = B.standing(760.5, table, exclude=["mine"])
+    assert where == {"place": 3, "of": 5, "above": ["greedy", 761.0],
+                     "below": ["heuristic", 760.0]}
+    assert B.standing_line(where, "on classic-2p's stored leaderboard") == (
+        "3rd of 5 on classic-2p's stored leaderboard (between greedy 761 and heuristic 760)")
+    top = B.standing(900.0, table)
+    assert top["place"] == 1 and top["above"] is None
+    assert B.standing_line(top, "x") == "1st of 6 x (above exit 790)"
+    assert B.standing_line(B.standing(-500.0, table), "x") == "6th of 6 x (below random -137)"
+    assert B.standing(1.0, {}) is None
+    stored = B.stored_ratings("classic-2p")
+    assert stored["greedy"] == pytest.approx(761.0, abs=0.5)   # the README's table
+
+
 def test_win_probability_is_chance_at_equal_ratings_and_ten_to_one_at_400():
     assert B.win_probability(100, 100, 4) == pytest.approx(0.25)
     p = B.win_probability(400, 0, 2)
@@ -186,6 +203,7 @@ def test_a_module_factory_agent_gets_a_card(tmp_path, monkeypatch):
         class FirstLegal:
             def __init__(self, config):
                 self.config = config
+                self.name = "first_legal"
 
             def act(self, observation, action_mask=None):
                 return int(np.flatnonzero(action_mask)[0])
@@ -199,7 +217,20 @@ def test_a_module_factory_agent_gets_a_card(tmp_path, monkeypatch):
     assert [r["games"] for r in track.results] == [4] * len(B.TRACKS["classic-2p"].panel)
     assert track.results[0]["wins"] >= 2          # first legal move beats random
     paths = card.save(tmp_path / "out")
-    assert "my_bot:FirstLegal" in paths["md"].read_text()
+    text = paths["md"].read_text()
+    assert "my_bot:FirstLegal" in text
+    # the card says where it stands: its name as given, its place, its time per member
+    data = json.loads(paths["json"].read_text())
+    assert data["name"] == "first_legal" and text.startswith("# first_legal (my_bot:")
+    where = data["tracks"][0]["standing"]
+    panel = B.anchor_ratings(B.TRACKS["classic-2p"])
+    assert where["panel"]["of"] == len(panel) + 1
+    assert where["panel"] == B.standing(track.rating["elo"], panel)
+    assert "Place: " in text and " among its panel's anchors (" in text
+    seconds = data["run"]["member_seconds"]["classic-2p"]
+    assert sorted(seconds) == sorted(B.TRACKS["classic-2p"].panel)
+    assert all(s >= 0 for s in seconds.values())
+    assert "Time per panel member: " in text and "mcts:400" in text
 
 
 def test_a_module_factory_in_the_current_directory_is_found_as_python_m_would(

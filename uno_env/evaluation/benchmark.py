@@ -317,6 +317,52 @@ def _member(name: str, config, seed: int):
     return agent
 
 
+# --- where a card stands ---------------------------------------------------------------
+#: the stored leaderboard's cards (package data, ``uno_env/evaluation/stored_cards``, as
+#: ``uno_env.evaluation.reproduce.STORED_CARDS``; a wheel has them too)
+CARDS_DIR = Path(__file__).with_name("stored_cards")
+
+
+def stored_ratings(track: str, cards_dir=CARDS_DIR) -> dict:
+    """``{agent: elo}`` of the stored leaderboard's cards rated on ``track`` (the
+    README's table); empty when there are no stored cards."""
+    out = {}
+    for path in sorted(Path(cards_dir).glob("*.json")) if Path(cards_dir).is_dir() else ():
+        card = json.loads(path.read_text())
+        for t in card.get("tracks", ()):
+            if t["track"]["name"] == track and t.get("rating"):
+                out[card["agent"]] = float(t["rating"]["elo"])
+    return out
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def standing(elo: float, others: dict, exclude=()) -> dict | None:
+    """The place of a rating ``elo`` among ``others`` (``{name: elo}``; names in
+    ``exclude``, the agent's own, left out): ``{"place": k, "of": n, "above": [name,
+    elo] | None, "below": [name, elo] | None}``, ``above`` the lowest-rated agent above
+    it and ``below`` the highest at or under it; None when ``others`` is empty."""
+    rest = {k: float(v) for k, v in others.items() if k not in set(exclude)}
+    if not rest:
+        return None
+    higher = sorted((v, k) for k, v in rest.items() if v > elo)
+    lower = sorted(((v, k) for k, v in rest.items() if v <= elo), reverse=True)
+    return {"place": len(higher) + 1, "of": len(rest) + 1,
+            "above": [higher[0][1], round(higher[0][0], 1)] if higher else None,
+            "below": [lower[0][1], round(lower[0][0], 1)] if lower else None}
+
+
+def standing_line(where: dict, what: str) -> str:
+    """``standing``'s dict in words: "7th of 12 on the stored leaderboard (between
+    greedy 761 and heuristic 760)"."""
+    near = [f"{x[0]} {x[1]:.0f}" for x in (where["above"], where["below"]) if x]
+    side = ("between " + " and ".join(near) if len(near) == 2 else
+            ("below " if where["above"] else "above ") + near[0])
+    return f"{_ordinal(where['place'])} of {where['of']} {what} ({side})"
+
+
 # --- the cards -------------------------------------------------------------------------
 @dataclass
 class TrackResult:
@@ -325,6 +371,19 @@ class TrackResult:
     rating: dict | None = None
     skipped: str | None = None
     seconds: float = 0.0
+    member_seconds: dict = field(default_factory=dict)   # member -> seconds playing it
+
+    def standing(self, agent: str, anchors: dict | None = None,
+                 cards_dir=CARDS_DIR) -> dict:
+        """Where the rating stands: ``{"panel": standing(...) among the track's anchors,
+        "leaderboard": standing(...) among the stored cards}`` (``agent``, its own
+        entry, left out); empty when the track is unrated."""
+        if self.rating is None:
+            return {}
+        elo = self.rating["elo"]
+        return {"panel": standing(elo, anchor_ratings(self.track, anchors) or {}, [agent]),
+                "leaderboard": standing(elo, stored_ratings(self.track.name, cards_dir),
+                                        [agent])}
 
     @property
     def chance(self) -> float:
@@ -344,9 +403,10 @@ class TrackResult:
             return None
         return float(np.mean([r["win_rate"] for r in self.results]) / self.chance)
 
-    def to_dict(self) -> dict:
+    def to_dict(self, agent: str | None = None) -> dict:
         return {"track": self.track.to_dict(), "skipped": self.skipped,
                 "results": self.results, "rating": self.rating,
+                "standing": self.standing(agent) if agent else {},
                 "headline": None if self.rating is None else self.rating["elo"],
                 "mean_ratio": None if self.mean_ratio is None else round(self.mean_ratio, 4),
                 "chance": self.chance}
@@ -366,6 +426,7 @@ class BenchmarkCard:
     #: where the card came from (``uno_env.provenance``); None for a card written
     #: before uno-env 0.2.0 (reported as unknown)
     provenance: dict | None = None
+    name: str | None = None       # the agent's name as given (``name=``), else ``agent``
 
     @property
     def standard(self) -> bool:
@@ -377,14 +438,18 @@ class BenchmarkCard:
         played it) is a function of the agent and the benchmark version alone."""
         from uno_env.version import __version__
         return {"benchmark": BENCHMARK_VERSION, "uno_env": __version__,
-                "agent": self.agent, "standard": self.standard,
+                "agent": self.agent, "name": self.name or self.agent,
+                "standard": self.standard,
                 "games_override": self.games_override,
-                "tracks": [t.to_dict() for t in self.tracks],
+                "tracks": [t.to_dict(self.name or self.agent) for t in self.tracks],
                 "run": {"wall_seconds": round(self.seconds, 1),
                         "cpu_seconds": round(self.cpu_seconds, 1), "threads": self.threads,
                         "backend": self.backend,
                         "track_seconds": {t.track.name: round(t.seconds, 1)
-                                          for t in self.tracks}},
+                                          for t in self.tracks},
+                        "member_seconds": {t.track.name: {m: round(s, 1) for m, s in
+                                                          t.member_seconds.items()}
+                                           for t in self.tracks}},
                 "provenance": self.provenance}
 
     @classmethod
@@ -404,10 +469,12 @@ class BenchmarkCard:
         run = d.get("run", {})
         tracks = [TrackResult(TRACKS[t["track"]["name"]], list(t["results"]), t["rating"],
                               t["skipped"], run.get("track_seconds", {}).get(
-                                  t["track"]["name"], 0.0)) for t in d["tracks"]]
+                                  t["track"]["name"], 0.0),
+                              dict(run.get("member_seconds", {}).get(t["track"]["name"], {})))
+                  for t in d["tracks"]]
         return cls(d["agent"], tracks, d["games_override"], run.get("wall_seconds", 0.0),
                    run.get("threads"), run.get("backend", "local"),
-                   run.get("cpu_seconds", 0.0), d.get("provenance"))
+                   run.get("cpu_seconds", 0.0), d.get("provenance"), d.get("name"))
 
     def rerate(self, anchors: dict) -> None:
         """Rate every track again against ``anchors`` (``load_anchors()``'s form)."""
@@ -418,7 +485,8 @@ class BenchmarkCard:
 
     def markdown(self, heading: str = "#") -> str:
         d = self.to_dict()
-        lines = [f"{heading} {self.agent} ({BENCHMARK_VERSION})", "",
+        title = self.agent if d["name"] == self.agent else f"{d['name']} ({self.agent})"
+        lines = [f"{heading} {title} ({BENCHMARK_VERSION})", "",
                  f"uno-env {d['uno_env']}; wall time {d['run']['wall_seconds']:.0f} s ("
                  + (f"{d['run']['cpu_seconds']:.0f} s of CPU, "
                     if d['run']['cpu_seconds'] else "")
@@ -447,6 +515,7 @@ class BenchmarkCard:
                 "none (no anchors for this benchmark version: run "
                 "benchmarks/leaderboard.py)") + "; mean win rate / chance "
                 + ("n/a." if t.mean_ratio is None else f"{t.mean_ratio:.2f}."))
+            lines += _standing_lines(d["tracks"][self.tracks.index(t)]["standing"], tr.name)
             if tr.absent:
                 lines.append(f"Not in this version's panel (no anchor rating yet): "
                              f"{', '.join(tr.absent)}.")
@@ -454,6 +523,7 @@ class BenchmarkCard:
                       "|---|---:|---:|---|"]
             lines += [f"| {x['opponent']} | {x['games']:,} | {x['win_rate']:.3f} | "
                       f"[{x['ci_low']:.3f}, {x['ci_high']:.3f}] |" for x in t.results]
+            lines += _time_lines(t)
             lines.append("")
         return "\n".join(lines)
 
@@ -491,6 +561,25 @@ class BenchmarkCard:
         paths["md"].write_text(self.markdown() + "\n")
         self.plot(paths["png"])
         return paths
+
+
+def _standing_lines(where: dict, track: str) -> list[str]:
+    """The card's place line: on the stored leaderboard and among the panel."""
+    parts = [standing_line(where[k], what) for k, what in (
+        ("leaderboard", f"on {track}'s stored leaderboard"),
+        ("panel", "among its panel's anchors")) if where.get(k)]
+    return [f"Place: {'; '.join(parts)}."] if parts else []
+
+
+def _time_lines(t: TrackResult) -> list[str]:
+    """The time spent against each panel member, slowest first (search members are
+    most of a card's time)."""
+    if not t.member_seconds:
+        return []
+    total = sum(t.member_seconds.values()) or 1.0
+    slow = sorted(t.member_seconds.items(), key=lambda kv: -kv[1])
+    return ["", "Time per panel member: " + ", ".join(
+        f"{m} {s:.{1 if s < 10 else 0}f} s ({100 * s / total:.0f}%)" for m, s in slow) + "."]
 
 
 def _carried(d: dict) -> dict:
@@ -532,6 +621,17 @@ def _result(opponent: str, winner: np.ndarray, num_players: int) -> dict:
             "win_rate": round(wins / games, 6), "ci_low": round(lo, 6),
             "ci_high": round(hi, 6), "truncated": int((winner < 0).sum()),
             "wins_by_seat": wins_by_seat}
+
+
+def _given_name(plan) -> str | None:
+    """The name the evaluated agent was given (``name=`` of a saved policy, a factory's
+    ``name``), or None for a name-played agent."""
+    for _, cand, _ in plan:
+        name = getattr(getattr(cand, "agent", cand), "name", None) \
+            if not isinstance(cand, str) and cand is not None else None
+        if isinstance(name, str) and name:
+            return name
+    return None
 
 
 def benchmark(agent: str, tracks="all", games: int | None = None,
@@ -595,8 +695,10 @@ def benchmark(agent: str, tracks="all", games: int | None = None,
                 points = np.empty((p, g, p), np.int32)
                 if bar is not None:
                     bar.set_description(f"{tr.name} vs {name}")
+                m0 = time.perf_counter()
                 ran = play_lineups(lus, g, tr.preset, p, python, tr.seed, threads,
                                    tr.rules, winner, points, backend, address, bar)
+                result.member_seconds[name] = time.perf_counter() - m0
                 used = used if ran is None else ran
                 result.results.append(_result(name, winner, p))
             if not result.missing:
@@ -611,4 +713,5 @@ def benchmark(agent: str, tracks="all", games: int | None = None,
                          for r, _, _ in plan], [r.track.seed for r, _, _ in plan],
                         agent=agent, opponents=opponents)
     return BenchmarkCard(agent, [r for r, _, _ in plan], games, time.perf_counter() - start,
-                         used, backend, time.process_time() - cpu, record)
+                         used, backend, time.process_time() - cpu, record,
+                         _given_name(plan))
