@@ -6,16 +6,16 @@ recipe of the project makes (the README's and the docs' snippets, the examples,
     >>> set_threads()           # torch on 1 thread; the env keeps its own default
     {'torch': 1}
 
-Why one torch thread: the policies of these recipes are small MLPs (256 x 256) run on
-batches of a few hundred rows, where a second intra-op thread saves little, and torch's
-OpenMP threads wait for each other by spinning. On a machine whose cores are all busy (a
-second run, a notebook, CI, other users) one of those threads is descheduled and every
-matrix product waits for it: measured on the project's 2-core machine with one other
-core-bound process, the README's SB3 snippet ran 5x to 30x slower on torch's default
-(one thread per core) than on one thread, and about as fast on one thread idle
+Why one torch thread: the policies of these recipes are small MLPs (256 x 256) on
+batches of 128 to 2,048 rows, and torch's OpenMP threads wait for each other by
+spinning. On a machine whose cores are all busy (a second run, a notebook, CI, other
+users) one of those threads is descheduled and every matrix product waits for it:
+measured on the project's 2-core machine under load, the README's SB3 snippet ran 3x to
+16x slower on two torch threads (torch's default there, one per core) than on one, for 5
+to 9 times the CPU, while one thread lost 7% beside a busy process
 (``benchmarks/recipes.py`` measures it; docs/performance.md has the figures). The
 engine's kernels are numba code on Python threads (``LearnerBatch(threads=)``), which
-leaves the GIL and does not spin, so the env keeps its own default (one thread up to 255
+leave the GIL and do not spin, so the env keeps its own default (one thread up to 255
 games a step).
 
 Needs torch (the ``rl`` extra); importing this module does not import it.
