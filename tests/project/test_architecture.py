@@ -11,7 +11,7 @@ PAGE = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
 
 
 def _named() -> set[str]:
-    paths = set(re.findall(r"`((?:uno_env/)?(?:engine|rules|envs|evaluation|apps)/\w+\.py)`",
+    paths = set(re.findall(r"`((?:uno_env/)?(?:engine|rules|envs|evaluation|apps|jax)/\w+\.py)`",
                            PAGE))
     paths |= set(re.findall(r"`(uno_env/\w+\.py)`", PAGE))
     named = {p if p.startswith("uno_env/") else f"uno_env/{p}" for p in paths}
