@@ -33,4 +33,4 @@ LAYERS = [
 LAYER_OF = {name: k for k, names in enumerate(LAYERS) for name in names}
 #: uno_env's packages, lowest first: a module imports from its own package and the
 #: packages below it only
-PACKAGES = ["engine", "rules", "envs", "players", "evaluation", "integrations", "apps"]
+PACKAGES = ["engine", "rules", "envs", "players", "evaluation", "integrations", "jax", "apps"]
