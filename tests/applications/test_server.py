@@ -304,10 +304,10 @@ def _slow_decide(monkeypatch, seconds):
     real = server._decide
     threads = []
 
-    def slow(agent, game, seat):
+    def slow(agent, game, seat, budget=None):
         threads.append(threading.current_thread().name)
         time.sleep(seconds)
-        return real(agent, game, seat)
+        return real(agent, game, seat, budget)
 
     monkeypatch.setattr(server, "_decide", slow)
     return threads
@@ -349,10 +349,10 @@ def test_searches_run_in_their_own_lower_priority_threads(monkeypatch):
     seen = []
     real = server._decide
 
-    def spy(agent, game, seat):
+    def spy(agent, game, seat, budget=None):
         tid = threading.get_native_id()
         seen.append((threading.current_thread().name, os.getpriority(os.PRIO_PROCESS, tid)))
-        return real(agent, game, seat)
+        return real(agent, game, seat, budget)
 
     monkeypatch.setattr(server, "_decide", spy)
     with TestClient(create_app()) as client:

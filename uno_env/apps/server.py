@@ -43,8 +43,11 @@ import os
 import secrets
 import threading
 import time
+from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+
+import numpy as np
 
 from uno_env.apps import _web
 from uno_env.envs.game import Game
@@ -127,7 +130,13 @@ class Sessions:
         now = self.clock()
         for sid in [s for s, v in self._items.items()
                     if now - v.last_used > self.idle_seconds]:
-            del self._items[sid]
+            self._drop(sid)
+
+    def _drop(self, sid: str) -> None:
+        """Forget a game; a search queued for it is not run."""
+        session = self._items.pop(sid)
+        if session.thinking is not None:
+            session.thinking.cancel()
 
     def _retry_after(self, live: list, now: float) -> int:
         """Seconds until the longest idle of ``live`` may be evicted or expires (at
@@ -144,7 +153,7 @@ class Sessions:
                  and now - items[sid].last_used >= self.evict_idle_seconds]
         for group in (done, stale):
             if group:
-                del items[min(group, key=lambda sid: items[sid].last_used)]
+                self._drop(min(group, key=lambda sid: items[sid].last_used))
                 return True
         return False
 
@@ -262,15 +271,143 @@ def _nice_thread() -> None:
         pass
 
 
-def _decide(agent, game: Game, seat: int) -> int:
-    """An opponent's move (in a worker thread; the game is only read)."""
-    return int(agent.act(game.observe(seat), game.action_mask().copy()))
+def _decide(agent, game: Game, seat: int, budget: int | None = None) -> int:
+    """An opponent's move (in a worker thread; the game is only read). ``budget``: for a
+    search agent (``agents.MCTSAgent``), the rollouts of this decision if not its own."""
+    if budget is None or budget == getattr(agent, "budget", None):
+        return int(agent.act(game.observe(seat), game.action_mask().copy()))
+    own = agent._codes
+    # the search code carries the budget in its low digits (engine.search.mcts_code)
+    agent._codes = np.array([agent.search_code - agent.budget + budget], np.int64)
+    try:
+        return int(agent.act(game.observe(seat), game.action_mask().copy()))
+    finally:
+        agent._codes = own
+
+
+def _cuttable(agent) -> bool:
+    """May this search agent's budget be cut for one decision?"""
+    return isinstance(getattr(agent, "budget", None), int) and \
+        getattr(agent, "_codes", None) is not None and hasattr(agent, "search_code")
+
+
+class FairSearch:
+    """The search agents' moves, shared fairly between clients (docs/serve.md, "Fair
+    search time").
+
+    Each client (address) has its own queue of searches, at most ``max_queued`` long;
+    ``workers`` threads (at niceness ``SEARCH_NICE``) take the next search from the
+    clients in turn, the client served least recently first (round-robin; a client
+    that has just come goes first), so a client waits for the searches in progress and
+    at most one search of each other client, never for another client's whole queue.
+    While other clients are searching (a search queued, or one finished in the last
+    ``recent_seconds``), a search is cut to the rollouts that fit in ``slice_seconds``
+    (at least ``min_budget``), from the longest a rollout took in this server's last 8
+    searches of the same variant and player count; alone, a search has its full
+    budget. ``submit`` returns None when the client's queue is full."""
+
+    def __init__(self, workers: int = 1, slice_seconds: float = 0.25,
+                 max_queued: int = 4, recent_seconds: float = 2.0, min_budget: int = 100,
+                 clock=time.monotonic):
+        self.workers, self.slice_seconds, self.max_queued = workers, slice_seconds, \
+            max_queued
+        self.recent_seconds, self.min_budget, self.clock = recent_seconds, min_budget, \
+            clock
+        self._queues: dict[str, deque] = {}
+        self._turns: deque = deque()          # clients with searches queued, in turn
+        self._recent: dict[str, float] = {}   # client -> when it last had a search
+        self._served: dict[str, int] = {}     # client -> when its last search began
+        self._count = 0
+        # (variant, players) -> seconds a rollout took in the last searches
+        self._per_rollout: dict[tuple, deque] = {}
+        self._cv = threading.Condition()
+        self._threads: list[threading.Thread] = []
+        self.counts = {"searches": 0, "cut": 0}
+
+    def submit(self, client: str, agent, game: Game, seat: int) -> Future | None:
+        """Queue ``agent``'s move for ``game``; the Future's result is the action."""
+        with self._cv:
+            queue = self._queues.setdefault(client, deque())
+            if len(queue) >= self.max_queued:
+                return None
+            future: Future = Future()
+            queue.append((future, agent, game, seat))
+            if client not in self._turns:
+                self._turns.append(client)
+            self._recent[client] = self.clock()
+            if len(self._threads) < self.workers:       # started on first use
+                t = threading.Thread(target=self._work, daemon=True,
+                                     name=f"uno-search-{len(self._threads)}")
+                self._threads.append(t)
+                t.start()
+            self._cv.notify()
+        return future
+
+    def queued(self, client: str) -> int:
+        with self._cv:
+            return len(self._queues.get(client, ()))
+
+    def _next(self):
+        with self._cv:
+            while not self._turns:
+                self._cv.wait()
+            # the client served least recently first: one that has just come waits
+            # only for the searches in progress
+            client = min(self._turns, key=lambda c: self._served.get(c, -1))
+            self._turns.remove(client)
+            self._served[client] = self._count = self._count + 1
+            queue = self._queues[client]
+            job = queue.popleft()
+            if queue:
+                self._turns.append(client)
+            else:
+                del self._queues[client]
+            now = self.clock()
+            self._recent = {c: t for c, t in self._recent.items()
+                            if now - t <= self.recent_seconds or c in self._queues}
+            self._recent[client] = now
+            self._served = {c: n for c, n in self._served.items() if c in self._recent}
+            return client, job, len(self._recent) > 1
+
+    def budget(self, agent, game: Game, contended: bool) -> int | None:
+        """The rollouts this decision gets (None: the agent's own)."""
+        if not contended or not _cuttable(agent):
+            return None
+        recent = self._per_rollout.get((game.config.variant, game.num_players))
+        if not recent:
+            return None
+        per = max(recent)          # the slowest of the last 8: positions differ
+        cut = max(min(self.min_budget, agent.budget), int(self.slice_seconds / per))
+        return cut if cut < agent.budget else None
+
+    def _work(self) -> None:
+        _nice_thread()
+        while True:
+            client, (future, agent, game, seat), contended = self._next()
+            if not future.set_running_or_notify_cancel():
+                continue                               # its game was dropped
+            try:
+                budget = self.budget(agent, game, contended)
+                t = time.perf_counter()
+                action = _decide(agent, game, seat, budget)
+                took = time.perf_counter() - t
+                if _cuttable(agent):
+                    key = (game.config.variant, game.num_players)
+                    self._per_rollout.setdefault(key, deque(maxlen=8)).append(
+                        took / (budget or agent.budget))
+                self.counts["searches"] += 1
+                self.counts["cut"] += budget is not None
+                future.set_result(action)
+            except BaseException as err:               # the request reports it
+                future.set_exception(err)
+            with self._cv:
+                self._recent[client] = self.clock()
 
 
 class App:
     def __init__(self, max_sessions=100, idle_seconds=1800.0, clock=time.monotonic,
                  max_per_client=10, evict_idle_seconds=300.0, move_seconds=5.0,
-                 search_workers=None, workers=4):
+                 search_workers=None, workers=4, search_slice=0.25, search_queue=4):
         self.sessions = Sessions(max_sessions, idle_seconds, clock, max_per_client,
                                  evict_idle_seconds)
         self.move_seconds = move_seconds
@@ -280,8 +417,7 @@ class App:
         # quick agents), so a queue of searches does not delay a heuristic's move
         search = search_workers or max(1, (os.cpu_count() or 2) - 1)
         self.pool = ThreadPoolExecutor(workers, thread_name_prefix="uno-agent")
-        self.search_pool = ThreadPoolExecutor(search, thread_name_prefix="uno-search",
-                                              initializer=_nice_thread)
+        self.search = FairSearch(search, search_slice, search_queue)
 
     def new_game(self, data: dict, client: str = "") -> tuple[str, Session]:
         preset = data.get("preset", "classic")
@@ -358,12 +494,20 @@ class App:
         seat = g.current_player
         if seat == s.seat:
             raise RequestError(409, "it is your turn: an opponent cannot move now")
-        if s.thinking is None:
-            agent = s.agents[seat]
-            pool = self.search_pool if hasattr(agent, "attach") else self.pool
-            s.thinking = pool.submit(_decide, agent, g, seat)
+        end = time.monotonic() + self.move_seconds
+        agent = s.agents[seat]
+        while s.thinking is None:
+            if not hasattr(agent, "attach"):
+                s.thinking = self.pool.submit(_decide, agent, g, seat)
+                break
+            # a search: in this client's queue, once it has room (FairSearch)
+            s.thinking = self.search.submit(s.client, agent, g, seat)
+            if s.thinking is None:
+                if time.monotonic() >= end:
+                    return False
+                await asyncio.sleep(0.05)
         done, _ = await asyncio.wait([asyncio.wrap_future(s.thinking)],
-                                     timeout=self.move_seconds)
+                                     timeout=max(0.0, end - time.monotonic()))
         if not done:
             return False
         future, s.thinking = s.thinking, None
@@ -461,14 +605,24 @@ class App:
 def create_app(max_sessions: int = 100, idle_seconds: float = 1800.0,
                clock=time.monotonic, max_per_client: int | None = 10,
                evict_idle_seconds: float = 300.0, move_seconds: float = 5.0,
-               search_workers: int | None = None):
+               search_workers: int | None = None, search_slice: float = 0.25,
+               search_queue: int = 4):
     """The ASGI app (state in memory, one process). ``max_per_client``: live games one
     client address may have (None: no limit); ``evict_idle_seconds``: how long a live
     game must be idle before a new game may take its place; ``move_seconds``: how long
     ``advance`` waits for an agent's move before answering 202 (still thinking);
-    ``search_workers``: threads for search agents (default: the cores but one)."""
+    ``search_workers``: threads for search agents (default: the cores but one);
+    ``search_slice``: the seconds a search is cut to while other clients search;
+    ``search_queue``: the searches one client may have queued (``FairSearch``)."""
+    for key, value in (("search_slice", search_slice), ("move_seconds", move_seconds)):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+            raise ValueError(f"{key} must be a positive number of seconds, got {value!r}")
+    if isinstance(search_queue, bool) or not isinstance(search_queue, int) \
+            or search_queue < 1:
+        raise ValueError(f"search_queue must be a positive integer, got {search_queue!r}")
     return App(max_sessions, idle_seconds, clock, max_per_client, evict_idle_seconds,
-               move_seconds, search_workers).starlette()
+               move_seconds, search_workers, search_slice=search_slice,
+               search_queue=search_queue).starlette()
 
 
 def cli_serve(host="127.0.0.1", port=8000, max_sessions=100, idle_minutes=30.0,
