@@ -428,3 +428,31 @@ def test_a_shanks_give_is_seen_by_its_giver_only():
     _log(lambda t: lines.append(str(t)), who, 1, "give:R5", "light", 0)
     _log(lambda t: lines.append(str(t)), who, 0, "give:R5", "light", 0)
     assert lines == ["  player 1 (x): gives a card to the next player", "  you: give:R5"]
+
+
+VERDICT = re.compile(r"^    (you|player (\d+) \([^)]*\)) challenges? (your|player (\d+) "
+                     r"\([^)]*\)'s) Wild Draw Four: it was (legal|a bluff), "
+                     r"(you|player (\d+) \([^)]*\)) draws? (\d+)$", re.M)
+
+
+def test_a_challenge_says_the_verdict_and_the_penalty(monkeypatch):
+    """After every challenge (the person's or an agent's) the verdict and who draws how
+    many are printed; checked against a replay of the game."""
+    game, text = run("classic", 3, 5, ["challenge", "1"] * 600, monkeypatch,
+                     opponents="random")
+    said = [(int(g[1] or 0), int(g[3] or 0), g[4] == "a bluff", int(g[6] or 0), int(g[7]))
+            for g in (m.groups() for m in VERDICT.finditer(text))]
+    replay, expected, last_card = Game("classic", 3, seed=5), [], None
+    for s, move in game.history:
+        before, won = replay.hand_sizes, replay.stats["challenges_won"]
+        replay.play(move)
+        if move.startswith("W4"):
+            last_card = s
+        if move == "challenge":
+            bluff = replay.stats["challenges_won"] > won
+            loser = last_card if bluff else s
+            expected.append((s, last_card, bluff, loser,
+                             replay.hand_sizes[loser] - before[loser]))
+    assert len(expected) >= 5 and {e[2] for e in expected} == {True, False}
+    assert 0 in {e[0] for e in expected} and 0 in {e[1] for e in expected}
+    assert said == expected
