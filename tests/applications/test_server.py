@@ -6,6 +6,7 @@ other sessions."""
 import asyncio
 import json
 import os
+import re
 import threading
 import time
 
@@ -401,3 +402,41 @@ def test_the_first_games_made_at_once_all_find_their_agents(monkeypatch):
                                                           "opponents": "heuristic"}),
                 range(8)))
     assert [r.status_code for r in answers] == [201] * 8, [r.text for r in answers]
+
+
+def test_every_move_is_said_in_words_a_challenge_with_its_verdict_and_penalty():
+    """The view says what each move did (seat_view.narrate, "you" for the person):
+    after a challenge, whose Wild Draw Four it was, the verdict and who draws how many;
+    only the fields of the preset (side and far faces for Flip alone)."""
+    with TestClient(create_app()) as client:
+        g = new(client, players=3, seed=10, opponents="random")
+        challenges, verdicts = 0, set()
+        while not g["over"]:
+            g = to_my_turn(client, g)
+            assert len(g["story"]) == len(g["history"]) == g["step"]
+            assert g["said"] == (g["story"][-1] if g["story"] else [])
+            for (seat, move), said in zip(g["history"], g["story"]):
+                who = "you" if seat == 0 else f"seat {seat}"
+                assert said[0].startswith(who + " "), (move, said)
+            if g["over"]:
+                break
+            move = "challenge" if "challenge" in g["legal"] else g["legal"][0]
+            sizes = g["hand_sizes"]
+            r = client.post(f"/api/games/{g['id']}/move", json={"move": move,
+                                                                "step": g["step"]})
+            assert r.status_code == 200, r.text
+            g = r.json()
+            if move == "challenge":
+                challenges += 1
+                said = g["said"][0]
+                m = re.fullmatch(r"you challenge seat (\d)'s Wild Draw Four: it was "
+                                 r"(legal|a bluff), (you|seat \d) draws? (\d+)", said)
+                assert m, said
+                loser = 0 if m[3] == "you" else int(m[3][-1])
+                assert loser == (int(m[1]) if m[2] == "a bluff" else 0)
+                assert int(m[4]) == g["hand_sizes"][loser] - sizes[loser]
+                verdicts.add(m[2])
+        assert challenges >= 2 and verdicts == {"legal", "a bluff"}
+        assert g["match"] is False and g["flip"] is False and g["far_top"] is None
+        f = new(client, preset="flip", players=2, seed=3)
+        assert f["flip"] is True and f["far_top"] is not None and "|" not in f["far_top"]
