@@ -79,7 +79,8 @@ async def run_fair(url, seconds=40.0, seed=0, clients=CLIENTS, server_pid=None,
         s["clients_table"].append({
             "client": label, "address": f"127.0.0.{2 + k}", "players": players,
             "games_at_once": games, "games_finished": s["games_per_client"][k],
-            "moves": stats.kind_status[label, 200],
+            # the opponents' moves made: advance answers but the 202s (still thinking)
+            "moves": adv.get("requests", 0) - stats.kind_status[label, 202],
             "thinking_202": stats.kind_status[label, 202],
             "advance": adv, "all": s["latency"].get(label, {}),
             "status": {str(code): n for (kind, code), n in
@@ -91,7 +92,7 @@ def report(s: dict) -> str:
     lines = [f"{s['seconds']} s on {s['cpus']} cores, load average {s['load_average_before']}"
              f" before, {s['load_average_after']} after; server "
              f"{s.get('server_cpu_share')} cores busy; status counts {s['status']}",
-             f"{'client':<17}{'games':>6}{'200s':>6}{'202s':>6}   advance p50 / p99 / max "
+             f"{'client':<17}{'games':>6}{'moves':>6}{'202s':>6}   advance p50 / p99 / max "
              f"ms   all requests p99 ms"]
     for row in s["clients_table"]:
         a = row["advance"]
@@ -107,6 +108,8 @@ def main(argv=None) -> dict:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--seconds", type=float, default=40.0)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--search-slice", type=float, default=None,
+                   help="the server's search_slice (s; default: create_app's)")
     p.add_argument("--in-process", action="store_true",
                    help="run the server in a thread of this process, not its own")
     p.add_argument("--json", help="also write the figures to this file")
@@ -114,7 +117,8 @@ def main(argv=None) -> dict:
     if not 0 < a.seconds <= 600:
         p.error("--seconds: more than 0, at most 600")
     serve = server_thread if a.in_process else server_process
-    with serve() as (url, pid):
+    options = {} if a.search_slice is None else {"search_slice": a.search_slice}
+    with serve(**options) as (url, pid):
         s = asyncio.run(run_fair(url, a.seconds, a.seed, server_pid=pid))
     s["command"] = "python benchmarks/serve_fairness.py " + " ".join(
         argv if argv is not None else sys.argv[1:])

@@ -325,7 +325,7 @@ class FairSearch:
     searches of the same variant and player count; alone, a search has its full
     budget. ``submit`` returns None when the client's queue is full."""
 
-    def __init__(self, workers: int = 1, slice_seconds: float = 0.25,
+    def __init__(self, workers: int = 1, slice_seconds: float = 0.1,
                  max_queued: int = 4, recent_seconds: float = 2.0, min_budget: int = 100,
                  clock=time.monotonic):
         self.workers, self.slice_seconds, self.max_queued = workers, slice_seconds, \
@@ -426,7 +426,7 @@ class FairSearch:
 class App:
     def __init__(self, max_sessions=100, idle_seconds=1800.0, clock=time.monotonic,
                  max_per_client=10, evict_idle_seconds=300.0, move_seconds=5.0,
-                 search_workers=None, workers=4, search_slice=0.25, search_queue=4):
+                 search_workers=None, workers=4, search_slice=0.1, search_queue=4):
         self.sessions = Sessions(max_sessions, idle_seconds, clock, max_per_client,
                                  evict_idle_seconds)
         self.move_seconds = move_seconds
@@ -624,7 +624,7 @@ class App:
 def create_app(max_sessions: int = 100, idle_seconds: float = 1800.0,
                clock=time.monotonic, max_per_client: int | None = 10,
                evict_idle_seconds: float = 300.0, move_seconds: float = 5.0,
-               search_workers: int | None = None, search_slice: float = 0.25,
+               search_workers: int | None = None, search_slice: float = 0.1,
                search_queue: int = 4):
     """The ASGI app (state in memory, one process). ``max_per_client``: live games one
     client address may have (None: no limit); ``evict_idle_seconds``: how long a live
