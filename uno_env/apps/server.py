@@ -905,7 +905,7 @@ function moveWords(m) {
   return up.map(faceWords).join(" with ") + (colourOf(m) ? ", " + COLOURS[colourOf(m)] : "");
 }
 function closeChooser() { const c = $("choose"); if (c) { c.classList.remove("open"); c.replaceChildren(); } }
-function choose(moves, card) {        // a wild's colour, or which play of this card
+function choose(moves) {              // a wild's colour, or which play of this card
   const c = $("choose"); c.replaceChildren(); c.classList.add("open");
   const colours = moves.every(m => colourOf(m)) && new Set(moves.map(m => m.split(":")[0])).size === 1;
   c.append(h("span", {}, colours ? "choose the colour:" : "play it how?"));
@@ -917,11 +917,6 @@ function choose(moves, card) {        // a wild's colour, or which play of this 
     c.append(b);
   }
   c.append(h("button", {onclick: closeChooser, "data-move": ""}, "cancel"));
-}
-function sentence(seat, words) {
-  const li = h("span", {});
-  li.append(words.length ? words.join("; ") : who(seat));
-  return li;
 }
 function render() {
   if (!G) return;
@@ -999,7 +994,7 @@ function render() {
     if (clickable && moves.length && !seen.has(c)) {
       seen.add(c);
       el.classList.add("legal");
-      el.onclick = () => moves.length === 1 ? play(moves[0]) : choose(moves, c);
+      el.onclick = () => moves.length === 1 ? play(moves[0]) : choose(moves);
     }
     hand.append(el);
   }
