@@ -231,7 +231,7 @@ def view(sid: str, s: Session) -> dict:
                events=s.events, thinking=s.thinking is not None,
                said=s.story[-1] if s.story else [], story=s.story,
                match=rules.target_score > 0, target_score=rules.target_score,
-               stacking=rules.stack != "none",
+               stacking=rules.stack != "none", teams=rules.teams,
                far_top=seat_view(g, s.seat).draw_back if flip else None)
     return out
 
@@ -753,6 +753,7 @@ header button { background: #ffd54a; border: 0; border-radius: 6px; padding: 6px
         <div class="fact" id="side-fact"><span class="muted">side in play</span><span id="side" class="badge"></span></div>
         <div class="fact" id="pending-fact"><span class="muted">to draw</span><span id="pending" class="badge"></span></div>
         <div class="fact" id="scores-fact"><span class="muted">scores</span><span id="scores"></span></div>
+        <div class="fact" id="teams-fact"><span class="muted">teams</span><span id="teams"></span></div>
       </div>
     </div>
     <ul id="said" aria-live="polite"></ul>
@@ -954,12 +955,18 @@ function render() {
                                            (w.endsWith("!") ? "" : ".")).join(" ")));
   }
   if (!G.history.length) said.append(h("li", {}, G.your_turn ? "You start: " + PHASES[G.phase] + "." : "The game begins."));
+  $("teams-fact").style.display = G.teams ? "" : "none";
+  const team = t => [t, t + 2].map(s => s === G.seat ? "you" : "seat " + s).join(" + ");
+  $("teams").textContent = G.teams ? team(G.seat % 2) + " against " + team(1 - G.seat % 2) : "";
   const res = $("result"); res.replaceChildren(); res.className = "";
   if (G.over) {
     res.className = "result";
     const r = G.result;
+    const won = G.teams ? (r.winner % 2 === G.seat % 2 ? "your team wins!" :
+                           team(r.winner % 2) + " win.") :
+                (r.winner === G.seat ? "you win!" : who(r.winner) + " wins.");
     res.append(r.truncated ? "Game over: truncated (turn limit), no winner. " :
-               "Game over: " + (r.winner === G.seat ? "you win!" : who(r.winner) + " wins.") +
+               "Game over: " + won +
                " Round points: " + r.round_points.join(", ") + ". ");
     res.append(h("a", {id: "download", href: "/api/games/" + G.id + "/replay",
                       download: ""}, "download the replay"));
