@@ -440,3 +440,23 @@ def test_every_move_is_said_in_words_a_challenge_with_its_verdict_and_penalty():
         assert g["match"] is False and g["flip"] is False and g["far_top"] is None
         f = new(client, preset="flip", players=2, seed=3)
         assert f["flip"] is True and f["far_top"] is not None and "|" not in f["far_top"]
+
+
+def test_a_clients_search_queue_is_bounded_and_a_game_past_it_waits_its_turn(monkeypatch):
+    """search_queue=1: one search runs, one waits in the client's queue; a third game's
+    advance finds no room, answers 202 without queuing (thinking false), and gets its
+    move later like the others."""
+    _slow_decide(monkeypatch, 0.4)
+    with TestClient(create_app(search_queue=1, move_seconds=0.1)) as client:
+        games = []
+        for seed in range(3, 40):               # three deals where the agent moves first
+            g = new(client, players=2, seat=0, seed=seed, opponents="mcts:5")
+            games += [] if g["your_turn"] else [g]
+            if len(games) == 3:
+                break
+        answers = [client.post(f"/api/games/{g['id']}/advance", json={"step": 0})
+                   for g in games]
+        assert [r.status_code for r in answers] == [202, 202, 202]
+        assert [r.json()["thinking"] for r in answers] == [True, True, False]
+        for g in games:
+            assert to_my_turn(client, g)["step"] >= 1
