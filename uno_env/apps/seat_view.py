@@ -281,7 +281,8 @@ def snapshot(game) -> dict:
             "players": game.num_players, "variant": game.config.variant,
             "round_winner": game.round_winner, "round_points": game.round_points,
             "truncated": game.truncated, "winner": game.winner, "wild_draw": None}
-    if not over and game.phase == "challenge":   # whose wild draw card may be challenged
+    if not over and (game.phase == "challenge" or game.pending_draw):
+        # whose wild draw card may be challenged (with stacking, in the stack phase)
         for seat, move in reversed(game.history):
             if move.partition(":")[0] not in _NOT_A_CARD:
                 snap["wild_draw"] = (seat, move)
@@ -330,7 +331,9 @@ def narrate(before: dict, after: dict, seat: int, move: str, viewer: int | None 
         won = after["stats"]["challenges_won"] > before["stats"]["challenges_won"]
         target = f"{whose(owner)} {face}" if owner is not None else f"the {face}"
         loser = owner if won else seat
-        n = grew.get(loser, 0) if loser is not None else 0
+        if loser is None:          # (the card's owner is not known: the one who drew)
+            loser = next(iter(grew), seat)
+        n = grew.get(loser, 0)
         back = won and before["variant"] == "onepiece"
         penalty = (f"{verb(loser, 'take')} it back and {'draw' if loser == viewer else 'draws'}"
                    f" {max(0, n - 1)}" if back else f"{verb(loser, 'draw')} {n}")
