@@ -39,21 +39,21 @@ def test_a_client_that_comes_waits_only_for_the_search_in_progress():
     fair = FairSearch(workers=1, max_queued=4)
     first = Blocking("heavy-0", order, gate)
     futures = [fair.submit("10.0.0.1", first, game, game.current_player)]
-    futures += [fair.submit("10.0.0.1", Blocking(f"heavy-{k}", order), game,
-                            game.current_player) for k in (1, 2, 3)]
-    # the heavy client's queue is full: a fifth search is not queued
-    assert fair.submit("10.0.0.1", Blocking("heavy-4", order), game, 0) is None
-    assert fair.queued("10.0.0.1") >= 3
-    for _ in range(200):                   # heavy-0 is in progress
+    for _ in range(1000):                  # heavy-0 is in progress
         if order:
             break
         threading.Event().wait(0.01)
+    futures += [fair.submit("10.0.0.1", Blocking(f"heavy-{k}", order), game,
+                            game.current_player) for k in (1, 2, 3, 4)]
+    # the heavy client's queue is full: a sixth search is not queued
+    assert fair.submit("10.0.0.1", Blocking("heavy-5", order), game, 0) is None
+    assert fair.queued("10.0.0.1") == 4
     futures.append(fair.submit("10.0.0.2", Blocking("light", order), game,
                                game.current_player))
     gate.set()
     for f in futures:
         assert f.result(10) == int(np.flatnonzero(game.action_mask())[0])
-    assert order == ["heavy-0", "light", "heavy-1", "heavy-2", "heavy-3"]
+    assert order == ["heavy-0", "light", "heavy-1", "heavy-2", "heavy-3", "heavy-4"]
 
 
 def test_round_robin_between_clients_with_queues():
@@ -61,7 +61,7 @@ def test_round_robin_between_clients_with_queues():
     order, gate = [], threading.Event()
     fair = FairSearch(workers=1, max_queued=3)
     futures = [fair.submit("a", Blocking("a0", order, gate), game, 0)]
-    for _ in range(200):
+    for _ in range(1000):
         if order:
             break
         threading.Event().wait(0.01)
@@ -95,7 +95,7 @@ def test_a_dropped_games_search_is_not_run():
     order, gate = [], threading.Event()
     fair = FairSearch(workers=1)
     busy = fair.submit("a", Blocking("busy", order, gate), game, 0)
-    for _ in range(200):
+    for _ in range(1000):
         if order:
             break
         threading.Event().wait(0.01)
