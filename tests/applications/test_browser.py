@@ -289,9 +289,11 @@ def test_play_against_the_search_agent_in_the_serve_page(browser, server):
 
 def test_the_page_opens_ready_to_play_and_remembers_the_last_choice(browser, server):
     page = browser.new_page()
-    page.goto(server + "/api/options")           # same origin, no game started
-    page.evaluate("localStorage.clear()")
     errors = _errors(page)
+    page.goto(server + "/?preset=none")          # the page, no game started
+    page.wait_for_selector("#link-error")
+    page.evaluate("localStorage.clear()")
+    errors.clear()                               # (the bad link's 400)
     page.goto(server + "/?delay=0")             # no choice yet: 2 players, heuristic
     page.wait_for_selector("#top .card")
     assert page.evaluate("document.querySelectorAll('.seat').length") == 2
