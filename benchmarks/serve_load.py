@@ -102,6 +102,7 @@ class Stats:
     def __init__(self):
         self.latency = defaultdict(list)      # (opponent, endpoint) -> seconds
         self.status = Counter()
+        self.kind_status = Counter()          # (opponent, status) -> requests
         self.games = Counter()                # client -> games finished
         self.errors = []                      # 5xx and transport errors, with context
         self.slowest = []                     # (seconds, opponent, endpoint, at second)
@@ -149,6 +150,7 @@ async def _request(c, stats, kind, endpoint, method, path, body=None):
     if took > 0.1:
         stats.slowest.append((took, kind, endpoint, t - stats.t0))
     stats.status[r.status_code] += 1
+    stats.kind_status[kind, r.status_code] += 1
     if r.status_code >= 500:
         stats.errors.append(f"{endpoint} {path}: {r.status_code} {r.text[:200]}")
     return r
@@ -163,12 +165,14 @@ def _client(k, url):
 
 
 async def play_client(c, opponent, players, deadline, stats, seed, k=0, warm=False,
-                      think=0.0):
+                      think=0.0, label=None, close=True):
     """Client ``k`` (HTTP client ``c``) plays whole games against ``opponent`` until
-    ``deadline``, pausing ``think`` seconds after each answer (0: as fast as it can)."""
+    ``deadline``, pausing ``think`` seconds after each answer (0: as fast as it can).
+    ``label``: the name its figures go under (default: the opponent without its
+    budget); ``close=False`` leaves ``c`` open (several games of one client share it)."""
     rng = random.Random(seed)
-    kind = opponent.split(":")[0]
-    async with c:
+    kind = label or opponent.split(":")[0]
+    async with (c if close else _Open()):
         while time.monotonic() < deadline:
             body = {"players": players, "opponents": opponent,
                     "seat": rng.randrange(players), "seed": rng.randrange(2**31)}
@@ -207,6 +211,16 @@ async def play_client(c, opponent, players, deadline, stats, seed, k=0, warm=Fal
                     stats.games[k] += 1
                 if warm:
                     return
+
+
+class _Open:
+    """A context that leaves the client open."""
+
+    async def __aenter__(self):
+        return self
+
+    async def __aexit__(self, *exc):
+        return False
 
 
 def _cpu_seconds(pid) -> float | None:
@@ -268,6 +282,7 @@ async def run_load(url, clients=20, seconds=30.0, mcts=3, search="mcts",
         for key, xs in more.latency.items():
             stats.latency[key].extend(xs)
         stats.status.update(more.status)
+        stats.kind_status.update(more.kind_status)
         stats.games.update(more.games)
         stats.errors += more.errors
         stats.slowest += more.slowest

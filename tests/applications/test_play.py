@@ -428,3 +428,59 @@ def test_a_shanks_give_is_seen_by_its_giver_only():
     _log(lambda t: lines.append(str(t)), who, 1, "give:R5", "light", 0)
     _log(lambda t: lines.append(str(t)), who, 0, "give:R5", "light", 0)
     assert lines == ["  player 1 (x): gives a card to the next player", "  you: give:R5"]
+
+
+VERDICT = re.compile(r"^    (you|player (\d+) \([^)]*\)) challenges? (your|player (\d+) "
+                     r"\([^)]*\)'s) Wild Draw Four: it was (legal|a bluff), "
+                     r"(you|player (\d+) \([^)]*\)) draws? (\d+)$", re.M)
+
+
+def test_a_challenge_says_the_verdict_and_the_penalty(monkeypatch):
+    """After every challenge (the person's or an agent's) the verdict and who draws how
+    many are printed; checked against a replay of the game."""
+    game, text = run("classic", 3, 5, ["challenge", "1"] * 600, monkeypatch,
+                     opponents="random")
+    said = [(int(g[1] or 0), int(g[3] or 0), g[4] == "a bluff", int(g[6] or 0), int(g[7]))
+            for g in (m.groups() for m in VERDICT.finditer(text))]
+    replay, expected, last_card = Game("classic", 3, seed=5), [], None
+    for s, move in game.history:
+        before, won = replay.hand_sizes, replay.stats["challenges_won"]
+        replay.play(move)
+        if move.startswith("W4"):
+            last_card = s
+        if move == "challenge":
+            bluff = replay.stats["challenges_won"] > won
+            loser = last_card if bluff else s
+            expected.append((s, last_card, bluff, loser,
+                             replay.hand_sizes[loser] - before[loser]))
+    assert len(expected) >= 5 and {e[2] for e in expected} == {True, False}
+    assert 0 in {e[0] for e in expected} and 0 in {e[1] for e in expected}
+    assert said == expected
+
+
+@pytest.mark.parametrize("preset", ["classic112", "flip", "street", "chaos", "multi",
+                                    "onepiece"])
+def test_every_move_of_every_variant_is_said(preset):
+    """narrate says every move of a random game of each family of rules (7-0, stacking,
+    jump-in, multi-card, Flip, One Piece): its actor first, nobody unnamed, and the
+    cards a seat draws as its hand grows."""
+    import random
+
+    from uno_env.apps.seat_view import narrate, snapshot
+    game, rng = Game(preset, 3, seed=1), random.Random(1)
+    while not game.is_over:
+        before, seat = snapshot(game), game.current_player
+        move = rng.choice(game.legal_moves())
+        game.play(move)
+        said = narrate(before, snapshot(game), seat, move, viewer=0)
+        assert said[0].startswith("you " if seat == 0 else f"seat {seat} "), said
+        assert not [x for x in said if "None" in x or re.search(r"draws? 0\b", x)], said
+        grew = [s for s in range(3) if game.hand_sizes[s] > before["sizes"][s]]
+        if move == "draw" or (grew and not move.startswith(("swap", "give"))
+                              and "hands are exchanged" not in said):
+            for s in grew:
+                n = game.hand_sizes[s] - before["sizes"][s]
+                who = "you" if s == 0 else f"seat {s}"
+                assert any(re.search(rf"\b{who} (draws?|accepts? and draws?|takes? it back "
+                                     rf"and draws?) {n - (1 if 'back' in x else 0)}\b", x)
+                           for x in said), (move, said)

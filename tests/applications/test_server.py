@@ -6,6 +6,7 @@ other sessions."""
 import asyncio
 import json
 import os
+import re
 import threading
 import time
 
@@ -304,10 +305,10 @@ def _slow_decide(monkeypatch, seconds):
     real = server._decide
     threads = []
 
-    def slow(agent, game, seat):
+    def slow(agent, game, seat, budget=None):
         threads.append(threading.current_thread().name)
         time.sleep(seconds)
-        return real(agent, game, seat)
+        return real(agent, game, seat, budget)
 
     monkeypatch.setattr(server, "_decide", slow)
     return threads
@@ -349,10 +350,10 @@ def test_searches_run_in_their_own_lower_priority_threads(monkeypatch):
     seen = []
     real = server._decide
 
-    def spy(agent, game, seat):
+    def spy(agent, game, seat, budget=None):
         tid = threading.get_native_id()
         seen.append((threading.current_thread().name, os.getpriority(os.PRIO_PROCESS, tid)))
-        return real(agent, game, seat)
+        return real(agent, game, seat, budget)
 
     monkeypatch.setattr(server, "_decide", spy)
     with TestClient(create_app()) as client:
@@ -401,3 +402,61 @@ def test_the_first_games_made_at_once_all_find_their_agents(monkeypatch):
                                                           "opponents": "heuristic"}),
                 range(8)))
     assert [r.status_code for r in answers] == [201] * 8, [r.text for r in answers]
+
+
+def test_every_move_is_said_in_words_a_challenge_with_its_verdict_and_penalty():
+    """The view says what each move did (seat_view.narrate, "you" for the person):
+    after a challenge, whose Wild Draw Four it was, the verdict and who draws how many;
+    only the fields of the preset (side and far faces for Flip alone)."""
+    with TestClient(create_app()) as client:
+        g = new(client, players=3, seed=10, opponents="random")
+        challenges, verdicts = 0, set()
+        while not g["over"]:
+            g = to_my_turn(client, g)
+            assert len(g["story"]) == len(g["history"]) == g["step"]
+            assert g["said"] == (g["story"][-1] if g["story"] else [])
+            for (seat, move), said in zip(g["history"], g["story"]):
+                who = "you" if seat == 0 else f"seat {seat}"
+                assert said[0].startswith(who + " "), (move, said)
+            if g["over"]:
+                break
+            move = "challenge" if "challenge" in g["legal"] else g["legal"][0]
+            sizes = g["hand_sizes"]
+            r = client.post(f"/api/games/{g['id']}/move", json={"move": move,
+                                                                "step": g["step"]})
+            assert r.status_code == 200, r.text
+            g = r.json()
+            if move == "challenge":
+                challenges += 1
+                said = g["said"][0]
+                m = re.fullmatch(r"you challenge seat (\d)'s Wild Draw Four: it was "
+                                 r"(legal|a bluff), (you|seat \d) draws? (\d+)", said)
+                assert m, said
+                loser = 0 if m[3] == "you" else int(m[3][-1])
+                assert loser == (int(m[1]) if m[2] == "a bluff" else 0)
+                assert int(m[4]) == g["hand_sizes"][loser] - sizes[loser]
+                verdicts.add(m[2])
+        assert challenges >= 2 and verdicts == {"legal", "a bluff"}
+        assert g["match"] is False and g["flip"] is False and g["far_top"] is None
+        f = new(client, preset="flip", players=2, seed=3)
+        assert f["flip"] is True and f["far_top"] is not None and "|" not in f["far_top"]
+
+
+def test_a_clients_search_queue_is_bounded_and_a_game_past_it_waits_its_turn(monkeypatch):
+    """search_queue=1: one search runs, one waits in the client's queue; a third game's
+    advance finds no room, answers 202 without queuing (thinking false), and gets its
+    move later like the others."""
+    _slow_decide(monkeypatch, 0.4)
+    with TestClient(create_app(search_queue=1, move_seconds=0.1)) as client:
+        games = []
+        for seed in range(3, 40):               # three deals where the agent moves first
+            g = new(client, players=2, seat=0, seed=seed, opponents="mcts:5")
+            games += [] if g["your_turn"] else [g]
+            if len(games) == 3:
+                break
+        answers = [client.post(f"/api/games/{g['id']}/advance", json={"step": 0})
+                   for g in games]
+        assert [r.status_code for r in answers] == [202, 202, 202]
+        assert [r.json()["thinking"] for r in answers] == [True, True, False]
+        for g in games:
+            assert to_my_turn(client, g)["step"] >= 1

@@ -23,7 +23,8 @@ from rich.text import Text
 
 from uno_env.envs.game import Game
 from uno_env.apps.seat_view import (
-    COLOR_NAMES, TableView, card, face_color, move_faces, seat_view, track_uno,
+    COLOR_NAMES, TableView, card, face_color, move_faces, narrate, seat_view, snapshot,
+    track_uno,
 )
 
 #: rich style of each colour letter; wild faces are bold without a colour. The four
@@ -315,6 +316,7 @@ def play_game(players: int = 4, opponents="heuristic", seed: int = 0, seat: int 
     while not game.is_over:
         current = game.current_player
         side, round_no = game.side, game.round
+        before = snapshot(game)
         if current != seat:
             action = bots[current].act(game.observe(current), game.action_mask().copy())
             move = game.move_name(action)
@@ -345,6 +347,8 @@ def play_game(players: int = 4, opponents="heuristic", seed: int = 0, seat: int 
                          f"(challenge, docs/rules.md section 2): ")
                 t.append(_join(card_text(c) for c in cards) if cards else Text("(empty)"))
                 out(t)
+        _say(out, narrate(before, snapshot(game), current, move, seat, who, ends=False),
+             move)
         track_uno(game, declared)
         if game.side != side and not game.round_just_ended:
             out(Text(f"  -- the cards flip: {game.side.upper()} side in play "
@@ -366,6 +370,15 @@ def _challenged_hand(game: Game, move: str):
         return None
     w4, hands = shown
     return w4, [card(game, t) for t in range(len(hands)) for _ in range(hands[t])]
+
+
+def _say(out, sentences: list[str], move: str) -> None:
+    """What a move did, in words, under its log line: a challenge's verdict and
+    penalty, an accepted draw, a catch, the cards others draw."""
+    spoken = sentences if move in ("challenge", "accept", "catch") \
+        or move.startswith("swap:") else sentences[1:]
+    for sentence in spoken:
+        out(Text(f"    {sentence}", style=OTHER_STYLE))
 
 
 def _log(out, who, mover: int, move: str, side: str, seat: int) -> None:

@@ -241,3 +241,167 @@ def move_faces(move: str, side: str) -> tuple[str, str | None, str]:
     light, _, dark = head.partition("|")
     up, down = (light, dark) if side == "light" else (dark, light)
     return up, down, sep + tail
+
+
+# --- what happened, in words --------------------------------------------------------------
+RANK_WORDS = {"S": "Skip", "R": "Reverse", "D2": "Draw Two", "D1": "Draw One",
+              "D5": "Draw Five", "SE": "Skip Everyone", "F": "Flip"}
+WILD_WORDS = {"W": "Wild", "W4": "Wild Draw Four", "W2": "Wild Draw Two",
+              "WC": "Wild Draw Colour", "WS": "Wild Shuffle Hands",
+              "WX": "Wild Customizable", "SHK": "Shanks", "BBD": "Blackbeard",
+              "ACE": "Fire Fist Ace", "HAN": "Hancock"}
+
+
+def face_words(face: str) -> str:
+    """A face in words: ``"R5"`` -> ``"Red 5"``, ``"GD2"`` -> ``"Green Draw Two"``,
+    ``"W4"`` -> ``"Wild Draw Four"``, ``"SHK"`` -> ``"Shanks"``."""
+    if face in WILD_WORDS:
+        return WILD_WORDS[face]
+    colour = face_color(face)
+    if colour is None:
+        return face
+    rank = face[1:]
+    return f"{COLOR_NAMES[colour].capitalize()} {RANK_WORDS.get(rank, rank)}"
+
+
+def snapshot(game) -> dict:
+    """The public facts of ``game`` that :func:`narrate` compares before and after a
+    move (``Game``'s public API only)."""
+    over = game.is_over
+    snap = {"sizes": game.hand_sizes, "round": game.round, "over": over,
+            "side": game.side, "top": game.top, "direction": game.direction,
+            "stats": game.stats, "pending": game.pending_draw,
+            "catchable": game.catchable, "current": None if over else game.current_player,
+            "players": game.num_players, "variant": game.config.variant,
+            "round_winner": game.round_winner, "round_points": game.round_points,
+            "truncated": game.truncated, "winner": game.winner, "wild_draw": None}
+    if not over and (game.phase == "challenge" or game.pending_draw):
+        # whose wild draw card may be challenged (with stacking, in the stack phase)
+        for seat, move in reversed(game.history):
+            if move.partition(":")[0] not in _NOT_A_CARD:
+                snap["wild_draw"] = (seat, move)
+                break
+    return snap
+
+
+_STAT_WORDS = (("reshuffles", "the discards are shuffled into a new draw pile"),
+               ("jump_ins", "a jump-in"), ("stacked", "the draw is stacked"),
+               ("petrifications", "everyone else is petrified"),
+               ("breaks", "the petrification is broken"), ("ace_combos", None))
+
+
+def narrate(before: dict, after: dict, seat: int, move: str, viewer: int | None = None,
+            names=None, ends: bool = True) -> list[str]:
+    """What ``seat``'s ``move`` did, in sentences: the move first, then what followed
+    (draws, a challenge's verdict and penalty, a flip, the end of a round).
+    ``before``/``after``: :func:`snapshot` of the game around the move; ``viewer``: the
+    seat called "you"; ``names``: what to call the others (default ``"seat N"``);
+    ``ends=False`` leaves out the flip and the end of a round (said elsewhere)."""
+    def who(s):
+        if s == viewer:
+            return "you"
+        return names[s] if names is not None else f"seat {s}"
+
+    def verb(s, word, third=None):
+        return f"{who(s)} {word if s == viewer else third or word + 's'}"
+
+    def whose(s):
+        return "your" if s == viewer else f"{who(s)}'s"
+
+    side = before["side"]
+    sizes0, sizes1 = before["sizes"], after["sizes"]
+    grew = {s: sizes1[s] - sizes0[s] for s in range(len(sizes0))
+            if sizes1[s] > sizes0[s]}
+    said, told = [], set()     # sentences; seats whose draws are already said
+    head, _, arg = move.partition(":")
+    exchanged = after["stats"].get("exchanges", 0) > before["stats"].get("exchanges", 0)
+
+    def cards(n):
+        return f"{n} card{'' if n == 1 else 's'}"
+
+    if move == "challenge":
+        owner, card = before["wild_draw"] or (None, "W4")
+        face = face_words(move_faces(card, side)[0].partition("+")[0])
+        won = after["stats"]["challenges_won"] > before["stats"]["challenges_won"]
+        target = f"{whose(owner)} {face}" if owner is not None else f"the {face}"
+        loser = owner if won else seat
+        if loser is None:          # (the card's owner is not known: the one who drew)
+            loser = next(iter(grew), seat)
+        n = grew.get(loser, 0)
+        back = won and before["variant"] == "onepiece"
+        penalty = (f"{verb(loser, 'take')} it back and {'draw' if loser == viewer else 'draws'}"
+                   f" {max(0, n - 1)}" if back else f"{verb(loser, 'draw')} {n}")
+        said.append(f"{verb(seat, 'challenge')} {target}: "
+                    f"{'it was a bluff' if won else 'it was legal'}, {penalty}")
+        told.add(loser)
+    elif move == "accept":
+        said.append(f"{verb(seat, 'accept')} and {'draw' if seat == viewer else 'draws'} "
+                    f"{cards(grew.get(seat, 0))}")
+        told.add(seat)
+    elif move == "draw":
+        said.append(f"{verb(seat, 'draw')} {cards(grew.get(seat, 1))}")
+        told.add(seat)
+    elif move == "pass":
+        said.append(f"{verb(seat, 'pass', 'passes')}")
+    elif move == "uno":
+        said.append(f"{verb(seat, 'say')} UNO!")
+    elif move == "catch":
+        caught = before["catchable"]
+        n = grew.get(caught, 0) if caught is not None else 0
+        said.append(f"{verb(seat, 'catch', 'catches')} {who(caught)} without UNO: "
+                    f"{verb(caught, 'draw')} {n}" if caught is not None
+                    else f"{verb(seat, 'catch', 'catches')} a player without UNO")
+        told.add(caught)
+    elif head == "color":
+        said.append(f"{verb(seat, 'name')} {COLOR_NAMES.get(arg, arg)}")
+    elif head == "swap":
+        other = (seat + int(arg) * before["direction"]) % before["players"]
+        said.append(f"{verb(seat, 'swap')} hands with {who(other)}")
+    elif head == "give":
+        to = next((s for s in grew if s != seat), None)
+        given = face_words(move_faces(arg, side)[0]) if viewer in (seat, to) \
+            else "a card"
+        said.append(f"{verb(seat, 'give')} {given} to {who(to) if to is not None else 'the next player'}")
+        told.add(to)
+    else:                                        # a card
+        up = move_faces(move, side)[0]
+        faces = up.split("+")
+        text = " with ".join(face_words(f) for f in faces)
+        if arg and face_color(faces[0]) is None:
+            text += f", choosing {COLOR_NAMES.get(arg, arg)}"
+        said.append(f"{verb(seat, 'play')} {text}")
+        if after["direction"] != before["direction"] and not after["over"] \
+                and after["round"] == before["round"]:
+            said.append("play now goes " + ("clockwise" if after["direction"] > 0
+                                            else "counter-clockwise"))
+    if exchanged and head != "swap":
+        said.append("hands are exchanged")
+    for key, text in _STAT_WORDS:
+        if text and after["stats"].get(key, 0) > before["stats"].get(key, 0):
+            said.append(text)
+    if not exchanged:
+        for s, n in grew.items():
+            if s not in told and not (head == "give" and s != seat):
+                said.append(f"{verb(s, 'draw')} {cards(n)}")
+    if ends and after["stats"].get("flips", 0) > before["stats"].get("flips", 0) \
+            and after["side"] != side:
+        said.append(f"the cards flip: the {after['side']} side is in play")
+    if after["current"] is not None and not after["over"] and \
+            after["round"] == before["round"] and after["pending"] and \
+            after["pending"] != before["pending"]:
+        said.append(f"{who(after['current'])} must answer a draw of {after['pending']}")
+    ended = ends and (after["round"] != before["round"]
+                      or (after["over"] and not before["over"]))
+    if ended:
+        if after["over"] and after["truncated"]:
+            said.append("the game is stopped at the turn limit, with no winner")
+        else:
+            rw = after["round_winner"]
+            if rw is not None:
+                points = sum(after["round_points"])
+                said.append(f"{verb(rw, 'win')} the round ({points} point"
+                            f"{'' if points == 1 else 's'})")
+            if after["over"] and after["winner"] is not None and \
+                    after["round"] != before["round"]:
+                said.append(f"{verb(after['winner'], 'win')} the match")
+    return said

@@ -3,11 +3,17 @@
     uno-bench serve                 # http://127.0.0.1:8000, this machine only
     uno-bench serve --port 9000 --host 0.0.0.0
 
-A person picks the preset, the number of players, the opponents (baselines or shipped
-models, docs in ``agents``) and their own seat, then plays: the page offers only the
-legal moves the server sends (``Game.legal_moves()``, read from the action mask), asks
-the server to make the opponents' moves one at a time and shows each, and when the game
-is over offers it as a replay file (``uno_env.apps.replay``).
+The page opens ready to play: the last game chosen (kept in the browser's
+localStorage), else 2 players against the heuristic; a link such as
+``/?preset=flip&players=3&opponents=mcts`` (also ``seat``, ``seed``, ``opponents`` one
+name or one per opponent, comma-separated) starts that game, and a bad value is the
+API's 400 message on the page. Cards are drawn as cards; a legal card is played by
+clicking it (a wild then asks for its colour), the other legal moves (draw, pass,
+challenge, UNO, ...) are buttons in words. The page asks the server to make the
+opponents' moves one at a time and says what each did in words
+(``seat_view.narrate``: "seat 2 challenges your Wild Draw Four: it was legal, seat 2
+draws 6"); when the game is over it offers it as a replay file
+(``uno_env.apps.replay``).
 
 The games live on the server, one ``Game`` per session. Session ids are
 ``secrets.token_urlsafe(24)``; a session idle for ``idle_seconds`` is forgotten. Places
@@ -16,8 +22,10 @@ takes the place of a finished one (its replay is downloadable until then), else 
 live one idle for ``evict_idle_seconds``, longest idle first; only when there is none
 is it refused, 429 with ``Retry-After``. One client address may have at most
 ``max_per_client`` live games (429 and ``Retry-After`` past that). An opponent's move
-runs in a worker thread (search agents in a pool of their own, ``search_workers``
-threads at a lower priority) while the event loop serves other sessions; requests to
+runs in a worker thread (search agents in ``FairSearch``: ``search_workers`` threads at
+a lower priority, each client's searches in their own queue, the clients served in
+turn, a search cut short while other clients search) while the event loop serves other
+sessions; requests to
 one session wait their turn on an ``asyncio.Lock``. ``advance`` waits up to
 ``move_seconds`` for the move, then answers 202 with ``"thinking": true`` (the move goes
 on; ask ``advance`` again). docs/serve.md has the limits and their load figures. Every
@@ -43,12 +51,16 @@ import os
 import secrets
 import threading
 import time
+from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+
+import numpy as np
 
 from uno_env.apps import _web
 from uno_env.envs.game import Game
 from uno_env.apps.replay import _events, make_seat_agent, public_state, to_replay
+from uno_env.apps.seat_view import narrate, seat_view, snapshot
 from uno_env.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS
 
 MAX_BODY = 16_384
@@ -108,6 +120,8 @@ class Session:
     prev: dict = field(default_factory=dict)   # public_state before the last move
     stats: dict = field(default_factory=dict)
     events: list = field(default_factory=list)
+    snap: dict = field(default_factory=dict)   # seat_view.snapshot before the next move
+    story: list = field(default_factory=list)  # each move in words (seat_view.narrate)
 
 
 class Sessions:
@@ -127,7 +141,13 @@ class Sessions:
         now = self.clock()
         for sid in [s for s, v in self._items.items()
                     if now - v.last_used > self.idle_seconds]:
-            del self._items[sid]
+            self._drop(sid)
+
+    def _drop(self, sid: str) -> None:
+        """Forget a game; a search queued for it is not run."""
+        session = self._items.pop(sid)
+        if session.thinking is not None:
+            session.thinking.cancel()
 
     def _retry_after(self, live: list, now: float) -> int:
         """Seconds until the longest idle of ``live`` may be evicted or expires (at
@@ -144,7 +164,7 @@ class Sessions:
                  and now - items[sid].last_used >= self.evict_idle_seconds]
         for group in (done, stale):
             if group:
-                del items[min(group, key=lambda sid: items[sid].last_used)]
+                self._drop(min(group, key=lambda sid: items[sid].last_used))
                 return True
         return False
 
@@ -203,11 +223,16 @@ def view(sid: str, s: Session) -> dict:
     out = {k: st[k] for k in ("current", "phase", "top", "color", "direction", "side",
                               "draw_pile", "hand_sizes", "pending_draw", "catchable",
                               "turns", "round", "scores", "over", "result")}
+    rules = g.config.rules
     out.update(id=sid, preset=g.config.preset, players=g.num_players, seat=s.seat,
                agents=s.names, step=len(g.history), hand=st["hands"][s.seat],
                far_sides=others, flip=flip, legal=g.legal_moves() if mine else [],
                your_turn=mine, history=[[seat, m] for seat, m in g.history],
-               events=s.events, thinking=s.thinking is not None)
+               events=s.events, thinking=s.thinking is not None,
+               said=s.story[-1] if s.story else [], story=s.story,
+               match=rules.target_score > 0, target_score=rules.target_score,
+               stacking=rules.stack != "none", teams=rules.teams,
+               far_top=seat_view(g, s.seat).draw_back if flip else None)
     return out
 
 
@@ -217,6 +242,9 @@ def _record(s: Session) -> None:
     new, stats = public_state(s.game), s.game.stats
     s.events = _events(s.prev, new, s.stats, stats, seat, move)
     s.prev, s.stats = new, stats
+    snap = snapshot(s.game)
+    s.story.append(narrate(s.snap, snap, seat, move, viewer=s.seat))
+    s.snap = snap
 
 
 # --- requests ---------------------------------------------------------------------------
@@ -262,15 +290,143 @@ def _nice_thread() -> None:
         pass
 
 
-def _decide(agent, game: Game, seat: int) -> int:
-    """An opponent's move (in a worker thread; the game is only read)."""
-    return int(agent.act(game.observe(seat), game.action_mask().copy()))
+def _decide(agent, game: Game, seat: int, budget: int | None = None) -> int:
+    """An opponent's move (in a worker thread; the game is only read). ``budget``: for a
+    search agent (``agents.MCTSAgent``), the rollouts of this decision if not its own."""
+    if budget is None or budget == getattr(agent, "budget", None):
+        return int(agent.act(game.observe(seat), game.action_mask().copy()))
+    own = agent._codes
+    # the search code carries the budget in its low digits (engine.search.mcts_code)
+    agent._codes = np.array([agent.search_code - agent.budget + budget], np.int64)
+    try:
+        return int(agent.act(game.observe(seat), game.action_mask().copy()))
+    finally:
+        agent._codes = own
+
+
+def _cuttable(agent) -> bool:
+    """May this search agent's budget be cut for one decision?"""
+    return isinstance(getattr(agent, "budget", None), int) and \
+        getattr(agent, "_codes", None) is not None and hasattr(agent, "search_code")
+
+
+class FairSearch:
+    """The search agents' moves, shared fairly between clients (docs/serve.md, "Fair
+    search time").
+
+    Each client (address) has its own queue of searches, at most ``max_queued`` long;
+    ``workers`` threads (at niceness ``SEARCH_NICE``) take the next search from the
+    clients in turn, the client served least recently first (round-robin; a client
+    that has just come goes first), so a client waits for the searches in progress and
+    at most one search of each other client, never for another client's whole queue.
+    While other clients are searching (a search queued, or one finished in the last
+    ``recent_seconds``), a search is cut to the rollouts that fit in ``slice_seconds``
+    (at least ``min_budget``), from the longest a rollout took in this server's last 8
+    searches of the same variant and player count; alone, a search has its full
+    budget. ``submit`` returns None when the client's queue is full."""
+
+    def __init__(self, workers: int = 1, slice_seconds: float = 0.1,
+                 max_queued: int = 4, recent_seconds: float = 2.0, min_budget: int = 100,
+                 clock=time.monotonic):
+        self.workers, self.slice_seconds, self.max_queued = workers, slice_seconds, \
+            max_queued
+        self.recent_seconds, self.min_budget, self.clock = recent_seconds, min_budget, \
+            clock
+        self._queues: dict[str, deque] = {}
+        self._turns: deque = deque()          # clients with searches queued, in turn
+        self._recent: dict[str, float] = {}   # client -> when it last had a search
+        self._served: dict[str, int] = {}     # client -> when its last search began
+        self._count = 0
+        # (variant, players) -> seconds a rollout took in the last searches
+        self._per_rollout: dict[tuple, deque] = {}
+        self._cv = threading.Condition()
+        self._threads: list[threading.Thread] = []
+        self.counts = {"searches": 0, "cut": 0}
+
+    def submit(self, client: str, agent, game: Game, seat: int) -> Future | None:
+        """Queue ``agent``'s move for ``game``; the Future's result is the action."""
+        with self._cv:
+            queue = self._queues.setdefault(client, deque())
+            if len(queue) >= self.max_queued:
+                return None
+            future: Future = Future()
+            queue.append((future, agent, game, seat))
+            if client not in self._turns:
+                self._turns.append(client)
+            self._recent[client] = self.clock()
+            if len(self._threads) < self.workers:       # started on first use
+                t = threading.Thread(target=self._work, daemon=True,
+                                     name=f"uno-search-{len(self._threads)}")
+                self._threads.append(t)
+                t.start()
+            self._cv.notify()
+        return future
+
+    def queued(self, client: str) -> int:
+        with self._cv:
+            return len(self._queues.get(client, ()))
+
+    def _next(self):
+        with self._cv:
+            while not self._turns:
+                self._cv.wait()
+            # the client served least recently first: one that has just come waits
+            # only for the searches in progress
+            client = min(self._turns, key=lambda c: self._served.get(c, -1))
+            self._turns.remove(client)
+            self._served[client] = self._count = self._count + 1
+            queue = self._queues[client]
+            job = queue.popleft()
+            if queue:
+                self._turns.append(client)
+            else:
+                del self._queues[client]
+            now = self.clock()
+            self._recent = {c: t for c, t in self._recent.items()
+                            if now - t <= self.recent_seconds or c in self._queues}
+            self._recent[client] = now
+            self._served = {c: n for c, n in self._served.items() if c in self._recent}
+            return client, job, len(self._recent) > 1
+
+    def budget(self, agent, game: Game, contended: bool) -> int | None:
+        """The rollouts this decision gets (None: the agent's own)."""
+        if not contended or not _cuttable(agent):
+            return None
+        recent = self._per_rollout.get((game.config.variant, game.num_players))
+        if not recent:
+            return None
+        per = max(recent)          # the slowest of the last 8: positions differ
+        cut = max(min(self.min_budget, agent.budget), int(self.slice_seconds / per))
+        return cut if cut < agent.budget else None
+
+    def _work(self) -> None:
+        _nice_thread()
+        while True:
+            client, (future, agent, game, seat), contended = self._next()
+            if not future.set_running_or_notify_cancel():
+                continue                               # its game was dropped
+            try:
+                budget = self.budget(agent, game, contended)
+                t = time.perf_counter()
+                action = _decide(agent, game, seat, budget)
+                took = time.perf_counter() - t
+                if _cuttable(agent):
+                    key = (game.config.variant, game.num_players)
+                    self._per_rollout.setdefault(key, deque(maxlen=8)).append(
+                        took / (budget or agent.budget))
+                self.counts["searches"] += 1
+                self.counts["cut"] += budget is not None
+                future.set_result(action)
+            except BaseException as err:               # the request reports it
+                future.set_exception(err)
+            with self._cv:
+                self._recent[client] = self.clock()
 
 
 class App:
     def __init__(self, max_sessions=100, idle_seconds=1800.0, clock=time.monotonic,
                  max_per_client=10, evict_idle_seconds=300.0, move_seconds=5.0,
-                 search_workers=None, workers=4):
+                 search_workers=None, workers=4, search_slice=0.1, search_queue=4):
         self.sessions = Sessions(max_sessions, idle_seconds, clock, max_per_client,
                                  evict_idle_seconds)
         self.move_seconds = move_seconds
@@ -280,8 +436,7 @@ class App:
         # quick agents), so a queue of searches does not delay a heuristic's move
         search = search_workers or max(1, (os.cpu_count() or 2) - 1)
         self.pool = ThreadPoolExecutor(workers, thread_name_prefix="uno-agent")
-        self.search_pool = ThreadPoolExecutor(search, thread_name_prefix="uno-search",
-                                              initializer=_nice_thread)
+        self.search = FairSearch(search, search_slice, search_queue)
 
     def new_game(self, data: dict, client: str = "") -> tuple[str, Session]:
         preset = data.get("preset", "classic")
@@ -325,7 +480,7 @@ class App:
             raise RequestError(400, str(err)) from None
         game._replay_origin = {"index": 0}
         s = Session(game, seat, names, agents, self.sessions.clock())
-        s.prev, s.stats = public_state(game), game.stats
+        s.prev, s.stats, s.snap = public_state(game), game.stats, snapshot(game)
         return self.sessions.add(s, client), s
 
     def move(self, s: Session, data: dict) -> None:
@@ -358,12 +513,20 @@ class App:
         seat = g.current_player
         if seat == s.seat:
             raise RequestError(409, "it is your turn: an opponent cannot move now")
-        if s.thinking is None:
-            agent = s.agents[seat]
-            pool = self.search_pool if hasattr(agent, "attach") else self.pool
-            s.thinking = pool.submit(_decide, agent, g, seat)
+        end = time.monotonic() + self.move_seconds
+        agent = s.agents[seat]
+        while s.thinking is None:
+            if not hasattr(agent, "attach"):
+                s.thinking = self.pool.submit(_decide, agent, g, seat)
+                break
+            # a search: in this client's queue, once it has room (FairSearch)
+            s.thinking = self.search.submit(s.client, agent, g, seat)
+            if s.thinking is None:
+                if time.monotonic() >= end:
+                    return False
+                await asyncio.sleep(0.05)
         done, _ = await asyncio.wait([asyncio.wrap_future(s.thinking)],
-                                     timeout=self.move_seconds)
+                                     timeout=max(0.0, end - time.monotonic()))
         if not done:
             return False
         future, s.thinking = s.thinking, None
@@ -461,14 +624,24 @@ class App:
 def create_app(max_sessions: int = 100, idle_seconds: float = 1800.0,
                clock=time.monotonic, max_per_client: int | None = 10,
                evict_idle_seconds: float = 300.0, move_seconds: float = 5.0,
-               search_workers: int | None = None):
+               search_workers: int | None = None, search_slice: float = 0.1,
+               search_queue: int = 4):
     """The ASGI app (state in memory, one process). ``max_per_client``: live games one
     client address may have (None: no limit); ``evict_idle_seconds``: how long a live
     game must be idle before a new game may take its place; ``move_seconds``: how long
     ``advance`` waits for an agent's move before answering 202 (still thinking);
-    ``search_workers``: threads for search agents (default: the cores but one)."""
+    ``search_workers``: threads for search agents (default: the cores but one);
+    ``search_slice``: the seconds a search is cut to while other clients search;
+    ``search_queue``: the searches one client may have queued (``FairSearch``)."""
+    for key, value in (("search_slice", search_slice), ("move_seconds", move_seconds)):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+            raise ValueError(f"{key} must be a positive number of seconds, got {value!r}")
+    if isinstance(search_queue, bool) or not isinstance(search_queue, int) \
+            or search_queue < 1:
+        raise ValueError(f"search_queue must be a positive integer, got {search_queue!r}")
     return App(max_sessions, idle_seconds, clock, max_per_client, evict_idle_seconds,
-               move_seconds, search_workers).starlette()
+               move_seconds, search_workers, search_slice=search_slice,
+               search_queue=search_queue).starlette()
 
 
 def cli_serve(host="127.0.0.1", port=8000, max_sessions=100, idle_minutes=30.0,
@@ -490,42 +663,111 @@ def cli_serve(host="127.0.0.1", port=8000, max_sessions=100, idle_minutes=30.0,
 
 PAGE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>UNO against the agents</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="icon" href="data:,">
 <style>""" + _web.CSS + """
-#lobby { padding: 16px; } #lobby label { display: block; margin: 8px 0; }
+header .grow { flex: 1; }
+header button { background: #ffd54a; border: 0; border-radius: 6px; padding: 6px 12px;
+                font-weight: 600; cursor: pointer; }
+#lobby { display: none; background: #25492e; margin: 12px 16px; border-radius: 10px;
+         padding: 12px 16px; }
+#lobby.open { display: block; }
+#lobby .row { display: flex; flex-wrap: wrap; gap: 10px 18px; align-items: center;
+              margin-bottom: 8px; }
+#lobby label { display: inline-flex; gap: 6px; align-items: center; }
+#lobby button#start { background: #ffd54a; border: 0; border-radius: 6px;
+                      padding: 8px 16px; font-weight: 700; cursor: pointer; }
 #game { display: none; }
+.board { flex: 1; min-width: 0; display: flex; flex-direction: column; gap: 10px; }
+.opponents { display: flex; flex-wrap: wrap; gap: 8px; }
+.opponents .seat { flex: 1 1 220px; margin: 0; }
+.seat .hand.mini .card { width: 34px; height: 51px; border-width: 2px; border-radius: 5px;
+                         margin-right: -8px; }
+.seat .hand.mini .card .sym { font-size: 14px; } .seat .hand.mini .card .sym.long {
+  font-size: 8px; } .seat .hand.mini .card .corner,
+.seat .hand.mini .card .label, .seat .hand.mini .card.back .sym { display: none; }
+.seat .hand.mini .card .other { height: 12px; font-size: 8px; line-height: 10px; }
+.seat .hand.mini { gap: 0; min-height: 52px; padding-right: 8px; }
+.seat .hand.mini .card.back .oval { left: 22%; width: 56%; top: 24%; height: 52%; }
+.tablecloth { display: flex; flex-wrap: wrap; gap: 18px; align-items: center;
+              justify-content: center; background: #25492e; border-radius: 12px;
+              padding: 12px; }
+.pile { display: flex; flex-direction: column; align-items: center; gap: 4px; }
+.facts { display: flex; flex-direction: column; gap: 6px; font-size: 15px; }
+.facts .fact { display: flex; gap: 6px; align-items: center; }
+.facts .muted { min-width: 6.5em; }
+.badge { background: #1d1d1d; border-radius: 12px; padding: 2px 10px; font-weight: 700; }
+#draw-card.can { cursor: pointer; outline: 3px solid #ffd54a; outline-offset: 1px; }
+#said { background: #fffbe6; color: #1d1d1d; border-radius: 10px; padding: 8px 12px;
+        font-size: 16px; min-height: 22px; margin: 0; list-style: none; }
+#said li { padding: 1px 0; color: #555; } #said li:last-child { color: #1d1d1d;
+        font-weight: 600; }
+.me { border-color: transparent; }
+.me.current { border-color: #ffd54a; }
+.me .hand { gap: 6px; min-height: 96px; }
+.me .hand .card:not(.legal) { filter: brightness(.72); }
+.me.waiting .hand .card:not(.legal) { filter: none; }
+#actions { display: flex; flex-wrap: wrap; gap: 8px; margin-top: 8px; min-height: 36px; }
+#actions button, #choose button { font-size: 15px; padding: 7px 14px; border-radius: 18px;
+  border: 2px solid #fff; background: #1f3f27; color: #fff; cursor: pointer; }
+#actions button:hover, #choose button:hover { background: #2f6d42; }
+#choose { display: none; gap: 8px; flex-wrap: wrap; align-items: center;
+          background: #1f3f27; border-radius: 10px; padding: 8px 10px; margin-top: 8px; }
+#choose.open { display: flex; }
+#choose button.colour { width: 44px; height: 44px; padding: 0; border-radius: 50%; }
+.log li { cursor: default; }
+@media (max-width: 720px) {
+  main { flex-direction: column; padding: 8px; gap: 10px; }
+  .log { width: auto; max-height: 30vh; align-self: stretch; }
+  .opponents .seat { flex-basis: 140px; }
+  .card { width: 48px; height: 72px; } .card .sym { font-size: 21px; }
+  .card.big { width: 70px; height: 104px; } .card.big .sym { font-size: 32px; }
+  .tablecloth { gap: 12px; padding: 8px; } .facts { font-size: 13px; }
+  .me .hand { gap: 4px; min-height: 70px; }
+  header h1 { font-size: 16px; }
+}
 </style></head><body>
-<header><h1>UNO against the agents</h1><span id="status"></span></header>
+<header><h1>UNO against the agents</h1><span id="status" class="grow"></span>
+  <button id="new">new game</button></header>
 <section id="lobby">
-  <label>preset <select id="preset"></select></label>
-  <label>players <input id="players" type="number" value="3" style="width:4em"></label>
-  <label>your seat <input id="seat" type="number" value="0" min="0" style="width:4em"></label>
-  <div id="opponents"></div>
-  <label>seed (empty: random) <input id="seed" type="number" min="0" style="width:10em"></label>
-  <button id="start">start the game</button>
+  <div class="row">
+    <label>game <select id="preset"></select></label>
+    <label>players <input id="players" type="number" value="2" style="width:4em"></label>
+    <label>your seat <input id="seat" type="number" value="0" min="0" style="width:4em"></label>
+    <label>seed <input id="seed" type="number" min="0" placeholder="random" style="width:8em"></label>
+  </div>
+  <div class="row" id="opponents"></div>
+  <div class="row"><button id="start">start the game</button>
+    <span class="muted">or open a link such as /?preset=flip&amp;players=3&amp;opponents=mcts</span></div>
   <div id="lobby-error"></div>
 </section>
 <main id="game">
-  <section class="table">
-    <div class="centre">
-      <div><div class="muted">discard top</div><div id="top"></div></div>
-      <div><div class="muted">colour in force</div><div id="colour"></div></div>
-      <div><div class="muted">direction</div><div id="direction"></div></div>
-      <div><div class="muted">draw pile</div><div id="draw-pile"></div></div>
-      <div><div class="muted">side in play</div><div id="side"></div></div>
-      <div><div class="muted">to draw</div><div id="pending"></div></div>
+  <section class="board">
+    <div class="opponents" id="opponents-row"></div>
+    <div class="tablecloth">
+      <div class="pile"><div id="draw-card"></div><div class="muted" id="draw-pile"></div></div>
+      <div class="pile"><div id="top"></div><div class="muted">discard pile</div></div>
+      <div class="facts">
+        <div class="fact"><span class="muted">colour</span><span id="colour"></span></div>
+        <div class="fact"><span class="muted">direction</span><span id="direction"></span></div>
+        <div class="fact" id="side-fact"><span class="muted">side in play</span><span id="side" class="badge"></span></div>
+        <div class="fact" id="pending-fact"><span class="muted">to draw</span><span id="pending" class="badge"></span></div>
+        <div class="fact" id="scores-fact"><span class="muted">scores</span><span id="scores"></span></div>
+        <div class="fact" id="teams-fact"><span class="muted">teams</span><span id="teams"></span></div>
+      </div>
     </div>
+    <ul id="said" aria-live="polite"></ul>
     <div id="result"></div>
-    <div class="events" id="events"></div>
-    <div id="seats"></div>
+    <div id="me"></div>
     <div id="error"></div>
   </section>
-  <aside class="log"><b>moves</b><ol id="log"></ol></aside>
+  <aside class="log"><b>what happened</b><ol id="log"></ol></aside>
 </main>
 <script>""" + _web.JS + r"""
 const params = new URLSearchParams(location.search);
 const DELAY = parseInt(params.get("delay") || "700", 10);
-let G = null, busy = false, AGENTS = [];
+const SAVED = "uno-env-last-game";
+let G = null, busy = false, AGENTS = [], OPTIONS = null;
 async function api(path, body) {
   const opts = body === undefined ? {} : {method: "POST", body: JSON.stringify(body),
                                           headers: {"Content-Type": "application/json"}};
@@ -534,132 +776,257 @@ async function api(path, body) {
   if (!r.ok) throw new Error(data.error || ("HTTP " + r.status));
   return data;
 }
-function opponentsForm() {
-  const n = parseInt(document.getElementById("players").value, 10) || 2;
-  const seat = parseInt(document.getElementById("seat").value, 10) || 0;
-  const box = document.getElementById("opponents"); box.replaceChildren();
-  for (let s = 0; s < n; s++) {
-    if (s === seat) continue;
+const $ = id => document.getElementById(id);
+function opponentsForm(chosen) {
+  const n = parseInt($("players").value, 10) || 2;
+  const seat = parseInt($("seat").value, 10) || 0;
+  const box = $("opponents"); box.replaceChildren();
+  const others = [...Array(n).keys()].filter(s => s !== seat);
+  others.forEach((s, k) => {
     const sel = h("select", {class: "opponent", "data-seat": String(s)});
     for (const a of AGENTS) sel.append(h("option", {value: a}, a));
-    sel.value = AGENTS.includes("heuristic") ? "heuristic" : AGENTS[0];
-    box.append(h("label", {}, "seat " + s + " ", sel));
+    const want = chosen ? (chosen.length === 1 ? chosen[0] : chosen[k]) : null;
+    if (want && !AGENTS.includes(want)) sel.append(h("option", {value: want}, want));
+    sel.value = want || (AGENTS.includes("heuristic") ? "heuristic" : AGENTS[0]);
+    box.append(h("label", {}, "seat " + s, sel));
+  });
+}
+function fillForm(c) {
+  if (OPTIONS.presets.includes(c.preset)) $("preset").value = c.preset;
+  if (Number.isInteger(c.players)) $("players").value = c.players;
+  if (Number.isInteger(c.seat)) $("seat").value = c.seat;
+  $("seed").value = Number.isInteger(c.seed) ? c.seed : "";
+  opponentsForm(Array.isArray(c.opponents) ? c.opponents : [c.opponents || "heuristic"]);
+}
+function formChoice() {
+  const c = {preset: $("preset").value, players: parseInt($("players").value, 10),
+             seat: parseInt($("seat").value, 10),
+             opponents: [...document.querySelectorAll(".opponent")].map(s => s.value)};
+  if ($("seed").value !== "") c.seed = parseInt($("seed").value, 10);
+  return c;
+}
+// the game a link asks for: /?preset=flip&players=3&opponents=mcts[,heuristic]&seat=0&seed=7
+// (values go to the server as given: it answers a bad one with a 400 naming what is valid)
+function linkChoice() {
+  const keys = ["preset", "players", "opponents", "seat", "seed"];
+  if (!keys.some(k => params.has(k))) return null;
+  const c = {};
+  if (params.has("preset")) c.preset = params.get("preset");
+  for (const k of ["players", "seat", "seed"])
+    if (params.has(k)) { const v = params.get(k).trim();
+                         c[k] = /^[0-9]+$/.test(v) ? parseInt(v, 10) : v; }
+  if (params.has("opponents")) {
+    const o = params.get("opponents").split(",").map(x => x.trim()).filter(x => x);
+    c.opponents = o.length === 1 ? o[0] : o;
   }
+  return c;
+}
+async function start(choice, fromLink) {
+  $("lobby-error").replaceChildren();
+  try { G = await api("/api/games", choice); busy = false; }
+  catch (e) {
+    $("lobby").classList.add("open");
+    $("lobby-error").replaceChildren(h("div", {class: "error", id: "link-error"},
+      (fromLink ? "This link's game cannot start: " : "") + e.message));
+    return;
+  }
+  const keep = Object.assign({}, choice); delete keep.seed;
+  try { localStorage.setItem(SAVED, JSON.stringify(keep)); } catch (e) {}
+  $("lobby").classList.remove("open");
+  $("game").style.display = "flex";
+  $("error").replaceChildren();
+  render(); opponents();
 }
 async function lobby() {
-  const o = await api("/api/options");
-  AGENTS = o.agents;
-  const p = document.getElementById("preset");
-  for (const x of o.presets) p.append(h("option", {value: x}, x));
-  document.getElementById("players").min = o.min_players;
-  document.getElementById("players").max = o.max_players;
-  document.getElementById("players").oninput = opponentsForm;
-  document.getElementById("seat").oninput = opponentsForm;
-  opponentsForm();
+  OPTIONS = await api("/api/options");
+  AGENTS = OPTIONS.agents;
+  for (const x of OPTIONS.presets) $("preset").append(h("option", {value: x}, x));
+  $("players").min = OPTIONS.min_players; $("players").max = OPTIONS.max_players;
+  $("players").oninput = () => opponentsForm(); $("seat").oninput = () => opponentsForm();
+  let saved = null;
+  try { saved = JSON.parse(localStorage.getItem(SAVED) || "null"); } catch (e) {}
+  const link = linkChoice();
+  const choice = link || saved || {preset: "classic", players: 2, seat: 0, opponents: "heuristic"};
+  fillForm(choice);
+  start(choice, link !== null);
 }
-document.getElementById("start").onclick = async () => {
-  const body = {preset: document.getElementById("preset").value,
-                players: parseInt(document.getElementById("players").value, 10),
-                seat: parseInt(document.getElementById("seat").value, 10),
-                opponents: [...document.querySelectorAll(".opponent")].map(s => s.value)};
-  const seed = document.getElementById("seed").value;
-  if (seed !== "") body.seed = parseInt(seed, 10);
-  try { G = await api("/api/games", body); }
-  catch (e) { document.getElementById("lobby-error").replaceChildren(h("div", {class: "error"}, e.message)); return; }
-  document.getElementById("lobby").style.display = "none";
-  document.getElementById("game").style.display = "flex";
-  render(); opponents();
-};
+$("new").onclick = () => $("lobby").classList.toggle("open");
+$("start").onclick = () => start(formChoice(), false);
 const sleep = ms => new Promise(r => setTimeout(r, ms));
 async function opponents() {          // the opponents' moves, one at a time
+  const id = G.id;                      // (a new game started meanwhile stops this one)
   busy = true; render();
   try {
-    while (!G.over && !G.your_turn) {
+    while (G.id === id && !G.over && !G.your_turn) {
       await sleep(DELAY);
-      G = await api("/api/games/" + G.id + "/advance", {step: G.step});
-      render();
+      if (G.id !== id) return;
+      const next = await api("/api/games/" + id + "/advance", {step: G.step});
+      if (G.id !== id) return;
+      G = next; render();
     }
-  } catch (e) { showError(e); }
-  busy = false; render();
+  } catch (e) { if (G.id === id) showError(e); }
+  if (G.id === id) { busy = false; render(); }
 }
 async function play(move) {
   if (busy) return;
-  busy = true;
-  try { G = await api("/api/games/" + G.id + "/move", {move: move, step: G.step}); }
-  catch (e) { showError(e); busy = false; return; }
-  busy = false; render(); opponents();
+  const id = G.id;
+  busy = true; closeChooser();
+  let next;
+  try { next = await api("/api/games/" + id + "/move", {move: move, step: G.step}); }
+  catch (e) { showError(e); busy = false; render(); return; }
+  if (G.id !== id) return;
+  G = next; busy = false; render(); opponents();
 }
-function showError(e) { document.getElementById("error").replaceChildren(h("div", {class: "error"}, e.message)); }
-const who = s => s === G.seat ? "you (seat " + s + ")" : "seat " + s + " (" + G.agents[s] + ")";
-function cardOf(move, hand) {        // the hand card a move plays, if any
-  const base = move.split(/[:+]/)[0];
-  return hand.includes(base) ? base : null;
+function showError(e) { $("error").replaceChildren(h("div", {class: "error"}, e.message)); }
+const who = s => s === G.seat ? "you" : "seat " + s + " (" + G.agents[s] + ")";
+const PHASES = {play: "play a card or draw", drawn: "play the card you drew, or keep it",
+  challenge: "challenge the wild draw card, or accept the draw",
+  color: "name the colour", stack: "stack a draw card, or accept the draw",
+  jump_in: "jump in with the same card, or pass", swap: "choose whom to swap hands with",
+  give: "choose a card to give", multi: "play another of the same, or stop"};
+// the hand card a move plays (or gives), if any
+function cardOf(move) {
+  if (move.startsWith("give:")) return move.slice(5);
+  const head = move.split(":")[0];
+  return G.hand.includes(head) ? head : (G.hand.includes(head.split("+")[0]) ? head.split("+")[0] : null);
+}
+function colourOf(move) { const c = move.split(":")[1]; return c && COLOURS[c] ? c : null; }
+function moveWords(m) {
+  if (m === "draw") return "draw a card";
+  if (m === "pass") return G.phase === "drawn" ? "keep it" : "pass";
+  if (m === "challenge") return "challenge";
+  if (m === "accept") return "accept: draw " + (G.pending_draw || "");
+  if (m === "uno") return "say UNO!";
+  if (m === "catch") return "catch seat " + G.catchable + " (no UNO)";
+  if (m.startsWith("swap:")) { const k = parseInt(m.slice(5), 10);
+    const t = ((G.current + k * G.direction) % G.players + G.players) % G.players;
+    return "swap hands with " + who(t); }
+  if (m.startsWith("color:")) return COLOURS[m.slice(6)];
+  const head = m.split(":")[0], up = head.split("+").map(x => x.split("|")[G.side === "dark" ? 1 : 0] || x);
+  return up.map(faceWords).join(" with ") + (colourOf(m) ? ", " + COLOURS[colourOf(m)] : "");
+}
+function closeChooser() { const c = $("choose"); if (c) { c.classList.remove("open"); c.replaceChildren(); } }
+function choose(moves) {              // a wild's colour, or which play of this card
+  const c = $("choose"); c.replaceChildren(); c.classList.add("open");
+  const colours = moves.every(m => colourOf(m)) && new Set(moves.map(m => m.split(":")[0])).size === 1;
+  c.append(h("span", {}, colours ? "choose the colour:" : "play it how?"));
+  for (const m of moves) {
+    const b = colours ? h("button", {class: "colour", "data-move": m, title: COLOURS[colourOf(m)],
+                                     onclick: () => play(m)})
+                      : h("button", {"data-move": m, onclick: () => play(m)}, moveWords(m));
+    if (colours) b.style.background = "var(--" + colourOf(m) + ")";
+    c.append(b);
+  }
+  c.append(h("button", {onclick: closeChooser, "data-move": ""}, "cancel"));
 }
 function render() {
-  document.getElementById("status").textContent = G.over ? "game over" :
-    (G.your_turn ? (busy ? "..." : "your turn") : who(G.current) + " is thinking...");
-  document.getElementById("top").replaceChildren(cardEl(G.top, G.side, {big: true}));
-  const col = document.getElementById("colour");
+  if (!G) return;
+  document.body.dataset.game = G.id;
+  const clickable = G.your_turn && !busy;
+  $("status").textContent = G.over ? "game over" :
+    (G.your_turn ? (busy ? "..." : "your turn: " + (PHASES[G.phase] || G.phase)) :
+     who(G.current) + " is thinking...");
+  $("top").replaceChildren(cardEl(G.top, G.side, {big: true}));
+  const col = $("colour");
   col.replaceChildren(swatch(G.color), " " + (G.color ? COLOURS[G.color] : "-"));
   col.dataset.colour = G.color || "";
-  document.getElementById("direction").textContent = G.direction > 0 ? "clockwise (+1)" : "counter-clockwise (-1)";
-  document.getElementById("draw-pile").textContent = G.draw_pile + " cards";
-  document.getElementById("side").textContent = G.side;
-  document.getElementById("pending").textContent = G.pending_draw ? String(G.pending_draw) : "-";
-  document.getElementById("events").textContent = G.events.join("; ");
-  const res = document.getElementById("result"); res.replaceChildren(); res.className = "";
+  $("direction").textContent = G.direction > 0 ? "\u21bb clockwise" : "\u21ba counter-clockwise";
+  $("draw-pile").textContent = G.draw_pile + " to draw";
+  const drawCard = G.flip && G.far_top ? cardEl(G.far_top, G.side) : backEl();
+  drawCard.id = "draw-card-face";
+  $("draw-card").replaceChildren(drawCard);
+  const canDraw = clickable && G.legal.includes("draw");
+  $("draw-card").className = canDraw ? "can" : "";
+  $("draw-card").title = canDraw ? "draw a card" : "";
+  $("draw-card").onclick = canDraw ? () => play("draw") : null;
+  $("side-fact").style.display = G.flip ? "" : "none";
+  $("side").textContent = G.side;
+  $("pending-fact").style.display = G.pending_draw ? "" : "none";
+  $("pending").textContent = String(G.pending_draw);
+  $("scores-fact").style.display = G.match ? "" : "none";
+  $("scores").textContent = G.match ? G.scores.map((x, s) => (s === G.seat ? "you " : "seat " + s + " ") + x).join(", ") + " (to " + G.target_score + ")" : "";
+  // what happened since your last move, in words (the last move in bold)
+  const said = $("said"); said.replaceChildren();
+  let from = G.history.length - 1;
+  while (from > 0 && G.history[from][0] !== G.seat && G.history.length - from < 6) from--;
+  for (let i = Math.max(0, from); i < G.history.length; i++) {
+    const words = G.story[i] && G.story[i].length ? G.story[i] : [who(G.history[i][0]) + ": " + G.history[i][1]];
+    said.append(h("li", {}, words.map(w => w.charAt(0).toUpperCase() + w.slice(1) +
+                                           (w.endsWith("!") ? "" : ".")).join(" ")));
+  }
+  if (!G.history.length) said.append(h("li", {}, G.your_turn ? "You start: " + PHASES[G.phase] + "." : "The game begins."));
+  $("teams-fact").style.display = G.teams ? "" : "none";
+  const team = t => [t, t + 2].map(s => s === G.seat ? "you" : "seat " + s).join(" + ");
+  $("teams").textContent = G.teams ? team(G.seat % 2) + " against " + team(1 - G.seat % 2) : "";
+  const res = $("result"); res.replaceChildren(); res.className = "";
   if (G.over) {
     res.className = "result";
     const r = G.result;
+    const won = G.teams ? (r.winner % 2 === G.seat % 2 ? "your team wins!" :
+                           team(r.winner % 2) + " win.") :
+                (r.winner === G.seat ? "you win!" : who(r.winner) + " wins.");
     res.append(r.truncated ? "Game over: truncated (turn limit), no winner. " :
-               "Game over: " + (r.winner === G.seat ? "you win!" : who(r.winner) + " wins.") +
+               "Game over: " + won +
                " Round points: " + r.round_points.join(", ") + ". ");
     res.append(h("a", {id: "download", href: "/api/games/" + G.id + "/replay",
                       download: ""}, "download the replay"));
   }
-  const seats = document.getElementById("seats"); seats.replaceChildren();
-  const clickable = G.your_turn && !busy;
+  // the opponents: name, cards left, their backs (Flip: the faces they show you)
+  const row = $("opponents-row"); row.replaceChildren();
   for (let s = 0; s < G.players; s++) {
-    let cls = "seat" + (G.current === s ? " current" : "") +
-              (G.over && G.result.winner === s ? " winner" : "");
+    if (s === G.seat) continue;
+    const cls = "seat" + (G.current === s ? " current" : "") +
+                (G.over && G.result.winner === s ? " winner" : "");
     const box = h("div", {class: cls, "data-seat": String(s)});
     box.append(h("h3", {}, who(s) + " - ", h("span", {class: "hand-size"}, String(G.hand_sizes[s])),
-                 " card(s)", G.catchable === s ? " - catchable (no UNO)" : ""));
-    const hand = h("div", {class: "hand"});
-    if (s === G.seat) {
-      for (const c of G.hand) {
-        const el = cardEl(c, G.side);
-        const moves = G.legal.filter(m => cardOf(m, G.hand) === c);
-        if (clickable && moves.length) {
-          el.classList.add("legal");
-          el.onclick = () => moves.length === 1 ? play(moves[0]) : choose(moves);
-        }
-        hand.append(el);
-      }
-    } else if (G.flip) G.far_sides[String(s)].forEach(f => hand.append(cardEl(f, G.side)));
+                 G.hand_sizes[s] === 1 ? " card" : " cards",
+                 G.catchable === s ? " - forgot to say UNO!" : ""));
+    const hand = h("div", {class: "hand mini"});
+    if (G.flip) G.far_sides[String(s)].forEach(f => hand.append(cardEl(f, G.side)));
     else for (let k = 0; k < G.hand_sizes[s]; k++) hand.append(backEl());
-    box.append(hand);
-    if (s === G.seat && clickable) {
-      const mv = h("div", {class: "moves", id: "moves"});
-      for (const m of G.legal) mv.append(h("button", {class: "move", "data-move": m,
-                                                       onclick: () => play(m)}, m));
-      box.append(mv);
-    }
-    seats.append(box);
+    box.append(hand); row.append(box);
   }
-  const log = document.getElementById("log"); log.replaceChildren();
+  // your hand: click a legal card to play it; other moves are the buttons below it
+  const me = h("div", {class: "seat me" + (G.current === G.seat && !G.over ? " current" : "") +
+                       (clickable ? "" : " waiting") +
+                       (G.over && G.result.winner === G.seat ? " winner" : ""),
+                       "data-seat": String(G.seat)});
+  me.append(h("h3", {}, "your hand - ", h("span", {class: "hand-size"}, String(G.hand_sizes[G.seat])),
+              G.hand_sizes[G.seat] === 1 ? " card" : " cards"));
+  const hand = h("div", {class: "hand"});
+  const seen = new Set();
+  for (const c of G.hand) {
+    const el = cardEl(c, G.side);
+    const moves = G.legal.filter(m => cardOf(m) === c);
+    if (clickable && moves.length && !seen.has(c)) {
+      seen.add(c);
+      el.classList.add("legal");
+      el.onclick = () => moves.length === 1 ? play(moves[0]) : choose(moves);
+    }
+    hand.append(el);
+  }
+  me.append(hand);
+  const acts = h("div", {id: "actions"});
+  if (clickable) {
+    for (const m of G.legal) {
+      if (cardOf(m) !== null) continue;
+      const b = h("button", {"data-move": m, onclick: () => play(m)}, moveWords(m));
+      if (m.startsWith("color:")) { b.classList.add("colour-name");
+        b.style.background = "var(--" + m.slice(6) + ")"; }
+      acts.append(b);
+    }
+  }
+  me.append(acts, h("div", {id: "choose"}));
+  $("me").replaceChildren(me);
+  const log = $("log"); log.replaceChildren();
   G.history.forEach(([s, m], i) => {
-    const li = h("li", {"data-step": String(i + 1), "data-seat": String(s),
-                        "data-move": m}, who(s) + ": " + m);
-    if (i === G.history.length - 1) { li.classList.add("current");
-      if (G.events.length) li.append(h("div", {class: "ev"}, G.events.join("; "))); }
+    const words = G.story[i] && G.story[i].length ? G.story[i] : [who(s) + ": " + m];
+    const li = h("li", {"data-step": String(i + 1), "data-seat": String(s), "data-move": m,
+                        title: m}, words.join("; "));
+    if (i === G.history.length - 1) li.classList.add("current");
     log.append(li);
   });
   if (log.lastChild) log.lastChild.scrollIntoView({block: "nearest"});
-}
-function choose(moves) {
-  for (const b of document.querySelectorAll("#moves button"))
-    b.style.outline = moves.includes(b.dataset.move) ? "3px solid #ffd54a" : "";
 }
 lobby();
 </script></body></html>
