@@ -18,6 +18,8 @@ decision, so a sequence of positions gives the same moves for the same seed.
 """
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 
 from agents.base import Agent
@@ -80,6 +82,22 @@ class MCTSAgent(PositionAgent, Agent):
         self._watched = game.clone().engine_state
         self._seen = game.num_moves
         self.belief = np.zeros(game.engine_state.hands.shape[1:], np.uint8)
+
+    @contextlib.contextmanager
+    def with_budget(self, budget: int):
+        """Decide with ``budget`` rollouts instead of the agent's own inside the block
+        (``uno-bench serve`` cuts a search this way while other clients wait); the
+        agent's own budget is back after it, even on an error.
+
+            >>> with agent.with_budget(100):
+            ...     action = agent.act_game(game)
+        """
+        code = np.array([mcts_code(budget, self.rollout, self.mode)], np.int64)
+        own, self._codes = self._codes, code
+        try:
+            yield self
+        finally:
+            self._codes = own
 
     def act_game(self, game: Game) -> int:
         """The search's action for ``game``'s current decider (the game is unchanged)."""

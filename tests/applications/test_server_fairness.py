@@ -3,6 +3,7 @@ cuts a search's budget while others search, bounds each client's queue; and a sm
 run of benchmarks/serve_fairness.py on loopback answers no 5xx and lets the client of
 the light search finish games beside a client that keeps heavy searches queued."""
 import asyncio
+import contextlib
 import os
 import threading
 
@@ -24,6 +25,14 @@ class Blocking:
 
     def attach(self, game):
         return self
+
+    @contextlib.contextmanager
+    def with_budget(self, budget):   # as agents.MCTSAgent.with_budget
+        own, self._codes = self._codes, np.array([7 * (1 << 18) + budget], np.int64)
+        try:
+            yield self
+        finally:
+            self._codes = own
 
     def act(self, obs, mask):
         self.seen_codes.append(int(self._codes[0]))

@@ -77,6 +77,26 @@ def test_the_true_hidden_cards_do_not_change_its_move(preset):
         assert all(np.array_equal(a, b) for a, b in zip(g._state, before))
 
 
+def test_with_budget_searches_with_that_budget_for_the_block_only():
+    """``with_budget`` (the server's cut): inside the block the agent decides as an agent
+    of that budget would, from the same seed; after it, with its own budget again."""
+    checked = 0
+    for seed in range(6):
+        g = _position("classic", 3, seed, 4 + 7 * seed)
+        if g.is_over or len(g.legal_actions()) < 2:
+            continue
+        big = MCTSAgent(g.config, budget=4000, seed=seed)
+        with big.with_budget(3):
+            cut = big.act_game(g)
+        assert cut == MCTSAgent(g.config, budget=3, seed=seed).act_game(g)
+        assert int(big._codes[0]) == big.search_code    # its own budget again
+        checked += 1
+    assert checked >= 3
+    with pytest.raises(ValueError, match="budget"):
+        with MCTSAgent(Game("classic", 2, seed=0).config).with_budget(0):
+            pass
+
+
 def test_simulate_is_deterministic_whatever_the_threads():
     kwargs = dict(agents=["mcts:12", "greedy", "mcts-random-ucb:12"], num_games=6, seed=3)
     one = simulate("classic", 3, threads=1, **kwargs)

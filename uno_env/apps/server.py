@@ -292,22 +292,18 @@ def _nice_thread() -> None:
 
 def _decide(agent, game: Game, seat: int, budget: int | None = None) -> int:
     """An opponent's move (in a worker thread; the game is only read). ``budget``: for a
-    search agent (``agents.MCTSAgent``), the rollouts of this decision if not its own."""
+    search agent (``agents.MCTSAgent``), the rollouts of this decision if not its own
+    (through its ``with_budget``)."""
     if budget is None or budget == getattr(agent, "budget", None):
         return int(agent.act(game.observe(seat), game.action_mask().copy()))
-    own = agent._codes
-    # the search code carries the budget in its low digits (engine.search.mcts_code)
-    agent._codes = np.array([agent.search_code - agent.budget + budget], np.int64)
-    try:
+    with agent.with_budget(budget):
         return int(agent.act(game.observe(seat), game.action_mask().copy()))
-    finally:
-        agent._codes = own
 
 
 def _cuttable(agent) -> bool:
-    """May this search agent's budget be cut for one decision?"""
+    """May this search agent's budget be cut for one decision (``with_budget``)?"""
     return isinstance(getattr(agent, "budget", None), int) and \
-        getattr(agent, "_codes", None) is not None and hasattr(agent, "search_code")
+        callable(getattr(agent, "with_budget", None))
 
 
 class FairSearch:
