@@ -28,6 +28,7 @@ NEEDS = {
     "openspiel": 'needs the "openspiel" extra (OpenSpiel\'s pyspiel): pip install -e '
                  '".[openspiel]"',
     "onnx": 'needs the "onnx" extra (onnx, onnxruntime): pip install -e ".[onnx]"',
+    "jax": 'needs the "jax" extra (CPU jax, flax, optax, pgx, jaxmarl): pip install -e ".[jax]"',
     "kernel": 'needs a "python3" Jupyter kernel (nbclient, nbformat and ipykernel, all in '
               'the "dev" extra): pip install -e ".[dev]"',
 }
@@ -204,3 +205,32 @@ def warm_engine():
     for preset in VARIANT_PRESETS.values():
         simulate(preset, 2, num_games=1, seed=0, threads=1)
         check_random_play(preset, 2, games=1, seed=0, agent="greedy")
+
+
+# --- tests/jax: the JAX engine (``uno_env.jax``, the ``jax`` extra) ----------------------
+# Without jax, each test module under tests/jax is reported skipped, naming the extra,
+# without being imported; in CI (which installs the extra) nothing skips: a missing jax
+# is an ImportError there. (Here rather than in a tests/jax/conftest.py: a second module
+# named ``conftest`` would shadow this one for ``from conftest import ...``.)
+JAX_TESTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "jax")
+
+
+def _jax_missing() -> bool:
+    if in_ci():
+        import jax  # noqa: F401  (CI installs the extra: a missing jax fails loudly)
+        return False
+    return not importable("jax")
+
+
+class _SkippedModule(pytest.Module):
+    """A test module collected without importing it: skipped, naming the extra."""
+
+    def collect(self):
+        pytest.skip(NEEDS["jax"])
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_pycollect_makemodule(module_path, parent):
+    if str(module_path).startswith(JAX_TESTS + os.sep) and _jax_missing():
+        return _SkippedModule.from_parent(parent, path=module_path)
+    return None
