@@ -6,9 +6,12 @@ the identity tests of tests/jax/test_identity.py at thousands of games a configu
 
 For each configuration (every supported preset and player count, and the flag groups
 of the tests): ``uno_env.jax.simulate`` against ``uno_env.simulate(agents="random")``
-game by game (``--games``), and a JAX batch against ``EverySeatBatch`` step by step
-(``--step-games``, in batches of ``--batch``). Prints the games and steps compared per
-configuration and in all, with the time; exits non-zero at the first difference.
+game by game (``--games``); a JAX batch against ``EverySeatBatch`` step by step with the
+random agent drawing from the games' own streams, its games' results against
+``uno_env.simulate`` too (``--step-games``, in batches of ``--batch``); and step by step
+with actions drawn by numpy (a fifth as many games). Prints the games and steps
+compared per configuration and in all, with the time; exits non-zero at the first
+difference.
 Needs the ``jax`` extra.
 """
 from __future__ import annotations
@@ -17,18 +20,10 @@ import argparse
 import sys
 import time
 
-from uno_env.jax._identity import compare_every_seat, compare_simulate
+from uno_env.jax._identity import (
+    CONFIGS, compare_every_seat, compare_random_play, compare_simulate, config_name)
 
-CONFIGS = [("classic", players, {}) for players in range(2, 11)] + [("teams", 4, {})] + [
-    ("classic", 3, {"target_score": 200, "dealer": 2}),
-    ("classic", 4, {"scoring": "penalty", "target_score": 120, "reward": "score"}),
-    ("teams", 4, {"target_score": 150, "reward": "score"}),
-    ("classic", 5, {"bluff": False, "uno_call": False, "hand_size": 4, "max_turns": 50}),
-]
-
-
-def name(preset, players, flags) -> str:
-    return f"{preset}-{players}" + "".join(f"-{k}={v}" for k, v in flags.items())
+name = config_name
 
 
 def main(argv=None) -> int:
@@ -60,10 +55,12 @@ def main(argv=None) -> int:
         for lo in range(0, args.step_games, args.batch):
             n = min(args.batch, args.step_games - lo)
             # each batch from its own seed: EverySeatBatch deals games 0..n-1 of a seed
-            out = compare_every_seat(preset, players, n, args.seed + 1 + lo,
-                                     action_seed=lo, **flags)
-            stepped["games"] += out["games"]
-            stepped["steps"] += out["steps"]
+            for out in (compare_random_play(preset, players, n, args.seed + 1 + lo,
+                                            **flags),
+                        compare_every_seat(preset, players, max(1, n // 5),
+                                           args.seed + 2 + lo, action_seed=lo, **flags)):
+                stepped["games"] += out["games"]
+                stepped["steps"] += out["steps"]
         totals["sim_games"] += sim["games"]
         totals["sim_steps"] += sim["steps"]
         totals["step_games"] += stepped["games"]

@@ -1,8 +1,9 @@
 """tests/jax: the JAX engine (``uno_env.jax``, the ``jax`` extra).
 
-Without jax the whole directory skips, naming the extra; in CI (``CI`` set, as
-``.ci/run`` runs, which installs the extra) it never skips: a missing jax is an
-ImportError there, and tests/conftest.py fails a CI run that skipped anything.
+Without jax every test module of this directory is reported skipped, naming the extra;
+in CI (``CI`` set, as ``.ci/run`` runs, which installs the extra) nothing skips: a
+missing jax is an ImportError there, and tests/conftest.py fails a CI run that skipped
+anything.
 """
 from __future__ import annotations
 
@@ -21,5 +22,23 @@ def _in_ci() -> bool:
 
 if _in_ci():
     import jax  # noqa: F401  (CI installs the extra: a missing jax fails loudly)
+    MISSING = False
 else:
-    pytest.importorskip("jax", reason=NEEDS_JAX)
+    try:
+        import jax  # noqa: F401
+        MISSING = False
+    except ImportError:
+        MISSING = True
+
+
+class _SkippedModule(pytest.Module):
+    """A test module collected without importing it: skipped, naming the extra."""
+
+    def collect(self):
+        pytest.skip(NEEDS_JAX)
+
+
+if MISSING:
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_pycollect_makemodule(module_path, parent):
+        return _SkippedModule.from_parent(parent, path=module_path)

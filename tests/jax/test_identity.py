@@ -1,61 +1,67 @@
-"""The JAX engine plays the numba engine's games (docs/jax-identity.md), on every
-supported preset and player count and on configurations that turn each supported flag:
+"""The JAX engine plays the numba engine's games (docs/jax-identity.md): the classic
+preset with 2 to 6 players here, the other player counts, ``teams`` and the flag
+groups in test_identity_configs.py (two files, so that two test workers share them).
 
-* ``uno_env.jax.simulate`` against ``uno_env.simulate(agents="random")``: winner, turns,
-  steps and points of every game;
-* a JAX batch against ``uno_env.EverySeatBatch`` stepped with the same random legal
-  actions: current player, legal mask, observation, rewards and terminations at every
-  step.
-
-A few hundred games a configuration (each program compiles once per configuration);
-``benchmarks/jax_identity.py`` runs thousands. A rule changed in one engine fails here
-until the other follows.
+The random agent in every seat, drawing from each game's own stream, on both engines
+(one compiled JAX program a configuration, ``_identity.compare_random_play``): a JAX
+batch and ``uno_env.EverySeatBatch`` take the same actions and report the same
+decider, legal mask, float32 observation, rewards and terminations at every step, and
+the games' winner, turns, steps and points are ``uno_env.simulate(agents="random")``'s.
+The compile of each JAX program is most of a test's time, so the counts are small;
+``benchmarks/jax_identity.py`` runs thousands of games on every configuration. A rule
+changed in one engine fails here until the other follows.
 """
 from __future__ import annotations
 
+import jax
+import jax.numpy as jnp
+import numpy as np
 import pytest
 
-from uno_env.jax._identity import compare_every_seat, compare_simulate
+import uno_env.jax._identity as identity
+import uno_env.jax.core as core
+from uno_env.jax._identity import CONFIGS, compare_random_play, config_name
 
-#: (preset, players, flags): every supported preset and player count, then one
-#: configuration per group of supported flags
-CONFIGS = [("classic", players, {}) for players in range(2, 11)] + [("teams", 4, {})] + [
-    # whole matches: rounds dealt by the last winner, match scores in the observation
-    ("classic", 3, {"target_score": 200, "dealer": 2}),
-    ("classic", 4, {"scoring": "penalty", "target_score": 120, "reward": "score"}),
-    ("teams", 4, {"target_score": 150, "reward": "score"}),
-    # no bluff (the W4 masked while holding the colour; no shown hand), implicit UNO,
-    # small hands, and rounds cut by max_turns
-    ("classic", 5, {"bluff": False, "uno_call": False, "hand_size": 4, "max_turns": 50}),
-]
-IDS = [f"{p}-{n}" + "".join(f"-{k}={v}" for k, v in f.items()) for p, n, f in CONFIGS]
-
-#: games a configuration: whole random games, and games stepped side by side
-SIM_GAMES = 200
-STEP_GAMES = 24
+#: games a configuration, and the seed of configuration ``players``
+GAMES = 200
 SEED = 2026
+HERE = [c for c in CONFIGS if c[0] == "classic" and not c[2] and c[1] <= 6]
 
 
-@pytest.mark.parametrize("preset, players, flags", CONFIGS, ids=IDS)
-def test_random_games_equal_uno_env_simulate(preset, players, flags):
-    done = compare_simulate(preset, players, SIM_GAMES, SEED, batch_size=SIM_GAMES, **flags)
-    assert done["games"] == SIM_GAMES and done["steps"] > 10 * SIM_GAMES
+@pytest.mark.parametrize("preset, players, flags", HERE,
+                         ids=[config_name(*c) for c in HERE])
+def test_random_play_is_simulate_and_every_seat_batch(preset, players, flags):
+    x64 = jax.config.jax_enable_x64
+    done = compare_random_play(preset, players, GAMES, SEED + players, **flags)
+    assert done["games"] == GAMES and done["steps"] > 10 * GAMES
+    assert jax.config.jax_enable_x64 == x64  # whole games never switched it on
 
 
-@pytest.mark.parametrize("preset, players, flags", CONFIGS, ids=IDS)
-def test_steps_equal_every_seat_batch(preset, players, flags):
-    done = compare_every_seat(preset, players, STEP_GAMES, SEED + 1, action_seed=players,
-                              **flags)
-    assert done["games"] == STEP_GAMES and done["steps"] > 10 * STEP_GAMES
+def test_a_finished_game_steps_to_itself_with_zero_rewards():
+    """Games played to their end (the 2-player program above, compiled once) step to
+    themselves: the same state, rewards zeroed, no decider, no legal action."""
+    params = core.make_params("classic", 2)
+    chunk, blank = identity._replay(params)
+    seed, indices = identity._seed_pair(SEED + 2), jnp.arange(GAMES, dtype=jnp.int32)
+    none = jnp.zeros((identity.CHUNK, GAMES), jnp.int32)
+    state, fresh = blank(GAMES), True
+    while fresh or not np.asarray(state.status != 0).all():
+        state, _, _ = chunk(state, seed, indices, fresh, True, none)
+        fresh = False
+    again, _, out = chunk(state._replace(rewards=state.rewards + 1.0), seed, indices,
+                          False, True, none)
+    for name in ("hands", "seat", "winner", "turns", "steps", "points", "rng", "status",
+                 "draw_pile", "discard", "scores"):
+        assert (np.asarray(getattr(again, name)) == np.asarray(getattr(state, name))).all()
+    assert not np.asarray(again.rewards).any() and not np.asarray(out[3]).any()
+    assert not np.asarray(again.legal_action_mask).any()
+    assert (np.asarray(again.current_player) == -1).all()
+    assert (np.asarray(out[6]) == -1).all()  # the random agent took no action
 
 
 def test_a_changed_rule_fails_the_comparison(monkeypatch):
     """The guard works: the JAX engine with one rule changed (a Draw Two that makes the
     next player draw one card) no longer plays the numba engine's games."""
-    import numpy as np
-
-    import uno_env.jax._identity as identity
-    import uno_env.jax.core as core
     tables = core._tables
 
     def changed(params):
@@ -66,6 +72,6 @@ def test_a_changed_rule_fails_the_comparison(monkeypatch):
     identity._replay.cache_clear()
     try:
         with pytest.raises(AssertionError, match="differs"):
-            compare_every_seat("classic", 3, 8, SEED, hand_size=3, max_turns=300)
+            compare_random_play("classic", 3, 8, SEED, hand_size=3, max_turns=300)
     finally:
         identity._replay.cache_clear()

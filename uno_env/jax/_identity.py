@@ -14,7 +14,24 @@ import jax.numpy as jnp
 import numpy as np
 
 import uno_env.jax.core as core
-from uno_env.jax.simulate import simulate as jax_simulate
+from uno_env.jax.simulate import random_action, simulate as jax_simulate
+
+
+#: (preset, players, flags) the identity is checked on: every supported preset and
+#: player count, then one configuration per group of supported flags
+CONFIGS = [("classic", players, {}) for players in range(2, 11)] + [("teams", 4, {})] + [
+    # whole matches: rounds dealt by the last winner, match scores in the observation
+    ("classic", 3, {"target_score": 200, "dealer": 2}),
+    ("classic", 4, {"scoring": "penalty", "target_score": 120, "reward": "score"}),
+    ("teams", 4, {"target_score": 150, "reward": "score"}),
+    # no bluff (the W4 masked while holding the colour; no shown hand), implicit UNO,
+    # small hands, and rounds cut by max_turns
+    ("classic", 5, {"bluff": False, "uno_call": False, "hand_size": 4, "max_turns": 50}),
+]
+
+
+def config_name(preset: str, players: int, flags: dict) -> str:
+    return f"{preset}-{players}" + "".join(f"-{k}={v}" for k, v in flags.items())
 
 
 #: steps of one compiled scan of ``compare_every_seat`` (a game takes several chunks)
@@ -22,46 +39,45 @@ CHUNK = 128
 
 
 @lru_cache(maxsize=32)
-def batch_functions(params: core.Params):
-    """``jit(vmap(...))`` of ``init`` (from game indices of a seed), ``step`` and
-    ``observe`` for ``params``: built once per configuration, so each compiles once
-    per process and batch size."""
-
-    def init(seed_pair, indices):
-        return jax.vmap(lambda i: core.init(params, core.seed_stream(seed_pair, i)))(indices)
-
-    def step(state, actions):
-        return jax.vmap(lambda s, a: core.step(params, s, a))(state, actions)
-
-    def observe(state, seats):
-        return jax.vmap(lambda s, q: core.observe(params, s, q))(state, seats)
-
-    return jax.jit(init), jax.jit(step), jax.jit(observe)
-
-
-@lru_cache(maxsize=32)
 def _replay(params: core.Params):
-    """init, and ``CHUNK`` steps of given actions in one ``lax.scan``, reporting after
-    each step what ``EverySeatBatch`` reports (the observation of ``State.seat``, the
-    decider, or the last one of a game that just ended)."""
+    """One compiled program per configuration (its compile is most of a check's time):
+    ``chunk(state, seed_pair, indices, fresh, agent, actions)`` deals the games
+    ``indices`` of ``seed_pair`` first if ``fresh`` (else goes on from ``state``),
+    reports them, then takes ``CHUNK`` steps in one ``lax.scan``: the random agent's
+    actions drawn from each game's own stream while it is on (``agent``;
+    ``simulate.random_action``), else ``actions``. After each step it reports what
+    ``EverySeatBatch`` reports (the observation of ``State.seat``: the decider, or the
+    last one of a game that just ended) and the action taken."""
 
-    def report(s):
+    def report(s, action):
         return (s.current_player, s.legal_action_mask, core.observe(params, s, s.seat),
-                s.rewards, s.terminated, s.truncated)
+                s.rewards, s.terminated, s.truncated, action)
 
-    def init(seed_pair, indices):
-        def one(i):
-            s = core.init(params, core.seed_stream(seed_pair, i))
-            return s, report(s)
-        return jax.vmap(one)(indices)
+    def one_step(s, given, agent):
+        on = s.status == 0
+        drawn, action = random_action(s)
+        use = agent & on
+        s = jax.tree.map(lambda a, b: jnp.where(use, a, b), drawn, s)
+        action = jnp.where(agent, jnp.where(on, action, -1), given)
+        s = core.step(params, s, action)
+        return s, report(s, action)
 
-    def run(state, actions):
-        def body(s, a):
-            s = jax.vmap(lambda st, act: core.step(params, st, act))(s, a)
-            return s, jax.vmap(report)(s)
-        return jax.lax.scan(body, state, actions)
+    def chunk(state, seed_pair, indices, fresh, agent, actions):
+        state = jax.lax.cond(
+            fresh, lambda: jax.vmap(lambda i: core.init(
+                params, core.seed_stream(seed_pair, i)))(indices), lambda: state)
+        first = jax.vmap(report)(state, jnp.full(indices.shape, -1, jnp.int32))
+        state, out = jax.lax.scan(
+            lambda s, a: jax.vmap(one_step, in_axes=(0, 0, None))(s, a, agent),
+            state, actions)
+        return state, first, out
 
-    return jax.jit(init), jax.jit(run)
+    def blank(num_games):
+        shapes = jax.eval_shape(lambda: jax.vmap(lambda i: core.init(
+            params, core.seed_stream(0, i)))(jnp.arange(num_games)))
+        return jax.tree.map(lambda x: jnp.zeros(x.shape, x.dtype), shapes)
+
+    return jax.jit(chunk), blank
 
 
 def _seed_pair(seed: int):
@@ -95,70 +111,130 @@ def compare_simulate(preset: str, num_players: int, num_games: int, seed: int,
 def compare_every_seat(preset: str, num_players: int, num_games: int, seed: int,
                        action_seed: int = 0, max_steps: int = 100_000, **flags) -> dict:
     """A JAX batch and ``uno_env.EverySeatBatch`` (same configuration, seed and first
-    game, no auto-reset) stepped with the same uniformly random legal actions (drawn
-    from ``action_seed``): the current player, legal mask, float32 observation,
+    game, no auto-reset) stepped with the same uniformly random legal actions, drawn
+    by numpy from ``action_seed``: the current player, legal mask, float32 observation,
     rewards, terminations and truncations must agree at every step of every game.
     Returns ``{"games", "steps"}``: games and (game, step) pairs compared."""
+    pick = np.random.default_rng(action_seed)
+
+    def choose(venv, mask, live):
+        counts = mask.sum(axis=1)
+        k = np.minimum((pick.random(len(mask)) * counts).astype(np.int64),
+                       np.maximum(counts - 1, 0))
+        return np.where(live, np.argmax(np.cumsum(mask, axis=1) > k[:, None], axis=1), 0)
+
+    out = _compare_steps(preset, num_players, num_games, seed, choose, max_steps, flags)
+    out.pop("final")
+    return out
+
+
+def compare_random_play(preset: str, num_players: int, num_games: int, seed: int,
+                        max_steps: int = 100_000, **flags) -> dict:
+    """The random agent in every seat, drawing from each game's own stream, on both
+    engines: a JAX batch (``simulate.random_action``) and ``uno_env.EverySeatBatch``
+    (``stream_random_actions``, ``simulate``'s agent) must take the same actions and
+    report the same decider, mask, observation, rewards and terminations at every step;
+    the games' winner, turns, steps and points must be ``uno_env.simulate``'s (games
+    ``0 .. num_games - 1`` of ``seed``). Returns ``{"games", "steps"}``."""
+    import uno_env
+
+    def choose(venv, mask, live):
+        actions = np.zeros(len(mask), np.int64)
+        rows = np.flatnonzero(live)
+        actions[rows] = venv.stream_random_actions(rows)
+        return actions
+
+    out = _compare_steps(preset, num_players, num_games, seed, choose, max_steps, flags,
+                         agent=True)
+    name = f"{preset} P={num_players} seed={seed} {flags or ''}".strip()
+    ref = uno_env.simulate(preset=preset, num_players=num_players, agents="random",
+                           num_games=num_games, seed=seed, threads=1, **flags)
+    final = out.pop("final")
+    for field in ("winner", "turns", "steps", "points"):
+        a, b = np.asarray(getattr(final, field)), np.asarray(getattr(ref, field))
+        bad = np.flatnonzero((a != b).reshape(num_games, -1).any(axis=1))
+        assert bad.size == 0, (_where(name, f"simulate's {field}", int(bad[0])) +
+                               f": jax {a[bad[0]]}, numba {b[bad[0]]}")
+    return out
+
+
+def _compare_steps(preset, num_players, num_games, seed, choose, max_steps, flags,
+                   agent=False) -> dict:
+    """Step both engines ``CHUNK`` steps at a time (numba first: its actions feed the
+    JAX batch unless ``agent``) and compare what each reports after every step."""
     from uno_env import EverySeatBatch
     name = f"{preset} P={num_players} seed={seed} {flags or ''}".strip()
     params = core.make_params(preset, num_players, **flags)
     venv = EverySeatBatch(num_games, preset=preset, num_players=num_players, seed=seed,
                           auto_reset=False, **flags)
-    # the numba engine's trajectory: what it reports after the reset and each step
+    chunk, blank = _replay(params)
     obs, mask, player = venv.reset()
-    rows = [(player.copy(), mask.astype(bool), obs.copy(), np.zeros((num_games, num_players), np.float32),
-             np.zeros(num_games, bool), np.zeros(num_games, bool))]
-    live = [np.ones(num_games, bool)]
-    actions = []
-    pick = np.random.default_rng(action_seed)
-    while live[-1].any():
-        assert len(actions) < max_steps, f"{name}: games still running after {max_steps}"
-        counts = mask.sum(axis=1)
-        k = np.minimum((pick.random(num_games) * counts).astype(np.int64),
-                       np.maximum(counts - 1, 0))
-        a = np.where(live[-1], np.argmax(np.cumsum(mask, axis=1) > k[:, None], axis=1), 0)
-        actions.append(a)
-        obs, mask, player, rewards, terminated, truncated = venv.step(a)
-        rows.append((player.copy(), mask.astype(bool), obs.copy(), rewards.copy(),
-                     terminated.copy(), truncated.copy()))
-        live.append(live[-1] & ~(terminated | truncated))
-    steps = len(actions)
-    # the JAX engine: init, then the same actions, CHUNK steps per compiled scan
-    init, run = _replay(params)
-    state, first = init(_seed_pair(seed), jnp.arange(num_games, dtype=jnp.int32))
-    mine = [[np.asarray(x)[None] for x in first]]
-    padded = -(-steps // CHUNK) * CHUNK
-    acts = np.zeros((padded, num_games), np.int32)
-    acts[:steps] = np.asarray(actions)
-    for lo in range(0, padded, CHUNK):
-        state, out = run(state, jnp.asarray(acts[lo:lo + CHUNK]))
-        mine.append([np.asarray(x) for x in out])
-    mine = [np.concatenate(col)[:steps + 1] for col in zip(*mine)]
-    ref = [np.stack(col) for col in zip(*rows)]
-    live = np.stack(live)                   # [steps + 1, games]: on before step t
-    was_live = np.vstack([live[:1], live[:-1]])
-    ended = was_live & ~live                # ended in step t (their final report)
-    shown = live | ended
+    ref = [(player.copy(), mask.astype(bool), obs.copy(),
+            np.zeros((num_games, num_players), np.float32), np.zeros(num_games, bool),
+            np.zeros(num_games, bool), np.full(num_games, -1))]
+    indices = jnp.arange(num_games, dtype=jnp.int32)
+    state, fresh = blank(num_games), True
+    first_ref = [np.stack(col) for col in zip(*ref)]
+    live = np.ones(num_games, bool)
+    t = compared = 0
+    while live.any():
+        assert t < max_steps, f"{name}: games still running after {max_steps} steps"
+        # the numba engine: up to CHUNK steps
+        ref, lives, acts = [], [], np.zeros((CHUNK, num_games), np.int32)
+        for i in range(CHUNK):
+            if not live.any():
+                break
+            a = choose(venv, mask, live)
+            acts[i] = np.where(live, a, 0)
+            obs, mask, player, rewards, terminated, truncated = venv.step(a)
+            ref.append((player.copy(), mask.astype(bool), obs.copy(), rewards.copy(),
+                        terminated.copy(), truncated.copy(), np.where(live, a, -1)))
+            lives.append(live)
+            live = live & ~(terminated | truncated)
+            lives[-1] = np.stack([lives[-1], live])
+        n = len(ref)
+        # the JAX engine: one compiled scan of CHUNK steps
+        state, first, out = chunk(state, _seed_pair(seed), indices, fresh, agent,
+                                  jnp.asarray(acts))
+        if fresh:  # the deal, compared before the first step
+            _check(name, 0, [np.asarray(x)[None] for x in first], first_ref,
+                   np.ones((1, num_games), bool), np.ones((1, num_games), bool))
+        fresh = False
+        mine = [np.asarray(x)[:n] for x in out]
+        before = np.stack([x[0] for x in lives])
+        after = np.stack([x[1] for x in lives])
+        _check(name, t + 1, mine, [np.stack(col) for col in zip(*ref)], before, after)
+        compared += int(before.sum())
+        t += n
+    return {"games": num_games, "steps": compared, "final": state}
+
+
+def _check(name, t0, mine, ref, before, after):
+    """Compare the reports of steps ``t0 ..`` (``before``/``after``: the games on
+    before and after each step)."""
+    ended = before & ~after                 # ended in this step: their final report
+    shown = after | ended
     fields = ("current player", "legal mask", "observation", "rewards", "terminated",
-              "truncated")
+              "truncated", "action")
+    steps, games = before.shape
     for field, a, b in zip(fields, mine, ref):
+        where = np.ones_like(before)
         if field == "current player":
             a = np.where(ended, -1, a)      # EverySeatBatch leaves the last decider there
             b = np.where(ended, -1, b)
             where = shown
         elif field in ("terminated", "truncated"):
-            a = a & (was_live | (np.arange(steps + 1) == 0)[:, None])
-            where = np.ones_like(live)
+            a = a & before
         elif field == "observation":
             where = shown
-        else:
-            where = np.ones_like(live)
-        diff = (a != b).reshape(steps + 1, num_games, -1).any(axis=2) & where
+        elif field == "action":
+            a = np.where(before, a, -1)
+            where = before & (t0 > 0)
+        diff = (a != b).reshape(steps, games, -1).any(axis=2) & where
         if diff.any():
             t, g = np.argwhere(diff)[0]
-            raise AssertionError(_where(name, field, int(g), int(t)) +
+            raise AssertionError(_where(name, field, int(g), int(t0 + t)) +
                                  f": jax {_show(a[t, g])}, numba {_show(b[t, g])}")
-    return {"games": num_games, "steps": int(was_live[1:].sum())}
 
 
 def _show(x):

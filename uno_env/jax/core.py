@@ -163,14 +163,13 @@ def _tables(params: Params) -> _Tables:
             action_type[a], action_plays[a], action_slot[a] = t, True, c
     draw = {C.DRAW2: 2, C.WILD4: 4}
     from uno_env.rules.config import FIRST_CARD_REDO
-    names = [f for f in C.OBS_FIELDS]
     return _Tables(
         P=cfg.num_players, K=cfg.deck.num_types, N=cfg.deck.num_cards, num_actions=A,
         obs_size=lay.obs_size,
         layout={name: int(getattr(lay, name)) for name in
                 ("PLAY", "WILD", "DRAW", "PASS", "CHALLENGE", "ACCEPT", "UNO", "CATCH",
                  "COLOR")},
-        obs_at={name: int(sp.obs_at[i]) for i, name in enumerate(names)},
+        obs_at={name: int(sp.obs_at[i]) for i, name in enumerate(C.OBS_FIELDS)},
         hand_size=rules.hand_size, bluff=bool(rules.bluff), uno_call=bool(rules.uno_call),
         scoring=int(sp.rules[C.R_SCORING]), target=rules.target_score,
         max_turns=rules.max_turns, dealer=rules.dealer, reward=int(sp.rules[C.R_REWARD]),
