@@ -73,15 +73,16 @@ def _platform(device: str) -> str:
     return {"gpu": "cuda"}.get(device, device)
 
 
-def make_runner(players: int, batch: int, with_obs: bool, seed: int = 0):
+def make_runner(players: int, batch: int, with_obs: bool, seed: int = 0, **rules):
     """``(start, run)``: ``start()`` deals games 0..B-1 of ``seed``; ``run(carry, key)``
-    steps them ``STEPS_PER_CALL`` times (jitted), returning the new carry."""
+    steps them ``STEPS_PER_CALL`` times (jitted), returning the new carry ``(states,
+    next game index)`` and the sum of the observations."""
     import jax
     import jax.numpy as jnp
 
     from uno_env.jax import core
 
-    params = core.make_params("classic", players)
+    params = core.make_params("classic", players, **rules)
     init = jax.vmap(lambda i: core.init(params, core.seed_stream(seed, i)))
     step = jax.vmap(lambda s, a: core.step(params, s, a))
     observe = jax.vmap(lambda s: core.observe(params, s, jnp.maximum(s.current_player, 0)))

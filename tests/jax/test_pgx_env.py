@@ -216,3 +216,22 @@ def test_properties_and_bad_arguments(env4, tmp_path):
         state.save_svg(tmp_path / "uno.png")
     with pytest.raises(ValueError, match="flip"):
         UnoPgx("flip", 4)
+
+
+def test_uno_env_jax_loads_the_adapters_lazily():
+    """``import uno_env.jax`` imports neither pgx nor JaxMARL; ``uno_env.jax.UnoPgx`` and
+    ``uno_env.jax.UnoJaxMARL`` load them on first use."""
+    import subprocess
+    import sys
+    code = ("import sys, uno_env.jax as j\n"
+            "assert 'pgx' not in sys.modules and 'jaxmarl' not in sys.modules\n"
+            "from uno_env.jax.pgx_env import UnoPgx\n"
+            "from uno_env.jax.jaxmarl_env import UnoJaxMARL\n"
+            "assert j.UnoPgx is UnoPgx and j.UnoJaxMARL is UnoJaxMARL\n")
+    import os
+    from support import ROOT
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=300, env=env)
+    assert run.returncode == 0, run.stderr[-2000:]

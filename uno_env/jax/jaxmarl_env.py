@@ -19,9 +19,8 @@ are True when the game ended (won, or cut by the turn limit, then
 game from its reset key (auto-reset).
 
 As the pgx adapter (``uno_env.jax.pgx_env``, docs/jax.md): ``reset(key)`` deals game 0 of
-the seed made of ``jax.random.bits(key, (2,), uint32)`` (high
-word first, top bit cleared: uno-env's seeds are below 2**63), the numba engine's game
-of that seed (``deal(seed, game_index)`` deals any game); the key of ``step_env`` is not
+the seed made of ``jax.random.bits(key, (2,), uint32)`` (high word first, top bit
+cleared: uno-env's seeds are below 2**63), the numba engine's game of that seed (``deal(seed, game_index)`` deals any game); the key of ``step_env`` is not
 used (the draws come from the game's own stream); an illegal action by the seat to move
 (the no-op included) ends the game: -1 for that seat and +1/(P-1) for each other one
 (with teams, -1 for its team and +1 for the other), where uno-env's own APIs raise a

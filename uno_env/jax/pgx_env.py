@@ -13,17 +13,17 @@ differ, this adapter follows pgx (docs/jax.md):
 
 - **the deal comes from the key**: ``init(key)`` deals game 0 of the 63-bit seed made of
   ``jax.random.bits(key, (2,), uint32)`` (high word first, its top bit cleared: uno-env's
-  seeds are below 2**63), the game the numba engine
-  deals as ``Game(...).reset(seed, index=0)``; ``deal(seed, game_index)`` deals any game
-  of a seed, as ``EverySeatBatch`` and ``simulate`` number them. The cards drawn later
+  seeds are below 2**63), the game the numba engine deals as
+  ``Game(...).reset(seed, index=0)``; ``deal(seed, game_index)`` deals any game of a
+  seed, as ``EverySeatBatch`` and ``simulate`` number them. The cards drawn later
   come from the game's own stream in the state, so ``step``'s ``key`` is not used;
 - **an illegal action ends the game** (pgx): the player who took it gets -1 and the
   others share +1 (+1/(P-1) each, zero-sum like uno-env's win reward; with teams, -1 for
   the offender's team and +1 for the other, as a team round is scored). uno-env's own
   APIs refuse an illegal action with a ``ValueError`` and change nothing;
-- **a finished game**: stepping it returns it unchanged
-  with zero rewards, its ``legal_action_mask`` is all True (pgx: no division by zero when
-  a policy normalises over it) and ``current_player`` stays the seat that moved last
+- **a finished game**: stepping it returns it unchanged with zero rewards, its
+  ``legal_action_mask`` is all True (pgx: no division by zero when a policy normalises
+  over it) and ``current_player`` stays the seat that moved last
   (pgx's players are always ids >= 0; the engine's ``current_player`` is -1 there);
 - **the turn limit ends the game** (``max_turns``, default 1000 turns; about 40% of
   random-against-random classic games reach it): ``terminated`` with zero rewards, as
