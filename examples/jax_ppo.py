@@ -19,7 +19,7 @@ deal drawn from the slot's key. Truncated games are treated as ends (no bootstra
 Invalid-action masking: the logits of illegal actions are set to ``MASKED_LOGIT`` in the
 rollout and in the loss, so the policy never samples an illegal move. The observation is
 uno-env's (the vector ``EverySeatBatch`` gives), scaled as the SB3 path scales it
-(``uno_env.envs.scaling.config_scale``).
+(``config_scale`` of ``uno_env.integrations.scaling``).
 
 The win rate printed at the end (and before training, for the untrained policy) is
 measured on the same ``--eval-games`` deals each time, each game played to its end with
@@ -40,8 +40,12 @@ import numpy as np
 import optax
 from flax.training.train_state import TrainState
 
-from uno_env.envs.scaling import config_scale
 from uno_env.jax import core
+
+try:                      # uno_env.integrations since #54; uno_env.envs before it
+    from uno_env.integrations.scaling import config_scale
+except ImportError:
+    from uno_env.envs.scaling import config_scale
 
 #: the logit of an illegal action (exp of it underflows to 0 in float32)
 MASKED_LOGIT = -1e9
