@@ -13,6 +13,8 @@ module              holds
 ``_rng``            the numba engine's per-game streams in pairs of 32-bit words
 ``simulate``        whole games of random play in one ``lax.while_loop``
 ``_identity``       the comparisons with the numba engine (tests, benchmark)
+``pgx_env``         ``UnoPgx``: the game as a pgx environment (pgx's conventions)
+``jaxmarl_env``     ``UnoJaxMARL``: the game as a JaxMARL ``MultiAgentEnv``
 ==================  ==============================================================
 """
 from uno_env.jax.core import (  # noqa: F401
