@@ -29,6 +29,19 @@ def config_of(config) -> Config:
                      f"environment, got {type(config).__name__}")
 
 
+def choose_from_logits(logits: np.ndarray, deterministic: bool, rng) -> np.ndarray:
+    """One action per row of masked ``logits[B, A]`` (illegal actions at -inf): the best
+    (the first of equal maxima) when ``deterministic``, else a draw from the softmax with
+    ``rng`` (one uniform per row, so a seeded agent's draws are the same in any tool)."""
+    if deterministic:
+        return logits.argmax(axis=1)
+    p = np.exp(logits - logits.max(axis=1, keepdims=True))
+    p /= p.sum(axis=1, keepdims=True)
+    c = p.cumsum(axis=1)
+    u = rng.random((len(p), 1)) * c[:, -1:]
+    return (c < u).sum(axis=1)
+
+
 class Agent:
     """Base class: ``act(observation, action_mask) -> int`` and ``act_batch``."""
 

@@ -32,7 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.base import Agent, split_observation
+from agents.base import Agent, choose_from_logits, split_observation
 from agents.onnx_export import META_KEY, require
 from agents.ppo import PPOAgent, advice_features, input_size
 from uno_env.envs.legacy import legacy_size
@@ -98,13 +98,7 @@ class OnnxAgent(Agent):
         if not mask.any(axis=1).all():
             raise ValueError("no legal action in some row: those episodes are over")
         logits = self.logits(obs, mask)
-        if self.deterministic:
-            return logits.argmax(axis=1)
-        p = np.exp(logits - logits.max(axis=1, keepdims=True))
-        p /= p.sum(axis=1, keepdims=True)
-        c = p.cumsum(axis=1)
-        u = self.rng.random((len(p), 1)) * c[:, -1:]
-        return (c < u).sum(axis=1)
+        return choose_from_logits(logits, self.deterministic, self.rng)
 
     def act(self, observation, action_mask=None) -> int:
         obs, mask = split_observation(observation, action_mask)

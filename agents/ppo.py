@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.base import Agent, config_of, split_observation
+from agents.base import Agent, choose_from_logits, config_of, split_observation
 from uno_env.rules.config import make_config
 from uno_env.envs.legacy import legacy_size
 from uno_env.integrations.scaling import dark_face_features
@@ -280,13 +280,7 @@ class PPOAgent(Agent):
         if not mask.any(axis=1).all():
             raise ValueError("no legal action in some row: those episodes are over")
         logits = np.where(mask, self.logits(obs, mask), -np.inf)
-        if self.deterministic:
-            return logits.argmax(axis=1)
-        p = np.exp(logits - logits.max(axis=1, keepdims=True))
-        p /= p.sum(axis=1, keepdims=True)
-        c = p.cumsum(axis=1)
-        u = self.rng.random((len(p), 1)) * c[:, -1:]
-        return (c < u).sum(axis=1)
+        return choose_from_logits(logits, self.deterministic, self.rng)
 
     def act(self, observation, action_mask=None) -> int:
         obs, mask = split_observation(observation, action_mask)
