@@ -55,7 +55,7 @@ def test_random_play_matches_the_engine_step_by_step(preset, players):
     assert state.returns() == pytest.approx(ref.rewards)
     assert steps <= game.max_game_length()
     if ref.terminated and ref.config.rules.reward == "win":
-        assert sum(state.returns()) == pytest.approx(0.0, abs=1e-6)  # float32 -1/(N-1)
+        assert sum(state.returns()) == 0.0  # exactly (UnoGame.exact_rewards)
         assert max(state.returns()) == pytest.approx(1.0)
 
 

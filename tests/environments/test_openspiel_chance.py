@@ -73,7 +73,7 @@ def test_chance_outcomes_are_weighted_by_the_copies_left():
         uno_spiel.UnoGame({"preset": "flip", "chance": "explicit"})
     with pytest.raises(ValueError, match="chance must be one of"):
         uno_spiel.UnoGame({"chance": "maybe"})
-    with pytest.raises(RuntimeError, match="explicit chance only"):
+    with pytest.raises(RuntimeError, match="chance='explicit' only"):
         uno_spiel.UnoGame({}).information_state_tensor_shape()
 
 

@@ -31,7 +31,8 @@ and every card drawn are chance outcomes weighted by the copies left
 (``uno_env.integrations.openspiel.explicit_chance``); ``uno`` is None until the deal is done. Actions
 are the environments' action ids (``config.layout``), returns the environments'
 rewards summed over the game (docs/rules.md 7: one round with ``reward="win"`` gives
-the winner +1 and the others -1/(N-1); truncation gives 0).
+the winner +1 and the others -1/(N-1); truncation gives 0), in float64 values that add
+up to exactly 0 with ``reward="win"`` (``UnoGame.exact_rewards``).
 
 Observation tensor: ``Game.observe(player)``, the environments' observation (nothing
 hidden from the player; a hand a challenge showed the player is in it, ``shown_hand``,
@@ -54,6 +55,7 @@ seats' information-state strings restart from their redrawn observation, marked
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import numpy as np
 import pyspiel
@@ -76,6 +78,8 @@ _PARAMS = {"preset": "classic", "players": 2, "seed": 0, "chance": "auto",
            **_FLAG_DEFAULTS}
 #: decisions allowed per turn by ``max_game_length`` (module docstring of ``UnoGame``)
 _PER_TURN_BASE, _PER_TURN_SEAT = 16, 4
+#: OpenSpiel's game lengths are C++ ints
+_MAX_LENGTH = 2**31 - 1
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME, long_name="UNO (uno-env)",
@@ -171,12 +175,15 @@ class UnoGame(pyspiel.Game):
                              "bounds the match); a match of several rounds has no "
                              f"bound on its length. Got target_score={rules.target_score}")
         deck = cfg.deck
-        if rules.reward == "win":
-            lo, hi, total, kind = -1.0, 1.0, 0.0, pyspiel.GameType.Utility.ZERO_SUM
-        else:  # round points: at most the deck's points either way
-            points = float((deck.face_points[deck.type_face].max(axis=1)
-                            * deck.type_count).sum())
-            lo, hi, total = -points, points, 0.0
+        self._loss = loss_value(players) if not rules.teams else -1.0
+        if rules.reward == "win":  # +1 to the winner(s), ``_loss`` (or 0) to the others
+            lo, hi, total, kind = self._loss, 1.0, 0.0, pyspiel.GameType.Utility.ZERO_SUM
+        else:  # round points: the cards in the losers' hands, the winner's last card
+            # (on the discard pile) not among them
+            faces = deck.face_points[deck.type_face]
+            points = float((faces.max(axis=1) * deck.type_count).sum()
+                           - faces.min(axis=1).min())
+            lo, hi, total = -points, points, None
             kind = pyspiel.GameType.Utility.GENERAL_SUM
         changes = {"utility": kind}
         if self.explicit:
@@ -193,6 +200,11 @@ class UnoGame(pyspiel.Game):
         if self.explicit:  # a card drawn per decision, allowed twice over, and the deal
             length = 2 * self.max_decisions + players + 3
             outcomes = max(deck.num_types, len(self._hands))
+        if length > _MAX_LENGTH:  # OpenSpiel's int
+            per = (length + 1) // (rules.max_turns + 1) + 1
+            raise ValueError(f"max_turns={rules.max_turns} makes python_uno longer than "
+                             f"OpenSpiel's {_MAX_LENGTH} moves; with {players} players "
+                             f"max_turns must be at most {_MAX_LENGTH // per - 1}")
         info = pyspiel.GameInfo(
             num_distinct_actions=cfg.layout.size, max_chance_outcomes=outcomes,
             num_players=players, min_utility=lo, max_utility=hi, utility_sum=total,
@@ -210,6 +222,24 @@ class UnoGame(pyspiel.Game):
         played["onepiece_cards"] = "/".join(map(str, rules.onepiece_cards))
         played["chance"] = chance
         super().__init__(game_type, info, {**params, **played})
+
+    def exact_rewards(self, uno: Game) -> list[float]:
+        """``uno.rewards`` (float32 in the engine) as float64 values that add up to
+        exactly 0 in any order with ``reward="win"``: each loser gets ``_loss`` (or -1
+        with teams), the winner minus their sum, and a truncation 0. With
+        ``reward="score"`` the points are integers, exact already."""
+        rewards = uno.rewards
+        if self.config.rules.reward != "win":
+            return [float(x) for x in rewards]
+        losers = [x < 0 for x in rewards]
+        if not any(losers):
+            return [0.0] * len(rewards)
+        out = [self._loss if lost else 0.0 for lost in losers]
+        winners = [q for q, x in enumerate(rewards) if x > 0]
+        lost = -sum(out)  # a small multiple of _loss: exact
+        for q in winners:
+            out[q] = lost / len(winners)
+        return out
 
     def new_initial_state(self, index: int | None = None) -> "UnoState":
         """Game ``index`` of the seed; by default the next one (0, 1, 2, ...: the states
@@ -233,9 +263,10 @@ class UnoGame(pyspiel.Game):
 
     def _needs_tensor(self) -> None:
         if not self.explicit:
-            raise RuntimeError("python_uno has an information-state tensor with explicit "
-                               "chance only (a small deck, docs/rules.md 8); use the "
-                               "observation tensor or the information-state string")
+            raise RuntimeError("python_uno has an information-state tensor with "
+                               "chance='explicit' only (a small deck, docs/rules.md 8; "
+                               "this game has chance='sampled'); use the observation "
+                               "tensor or the information-state string")
 
     def observation_tensor_shape(self) -> list[int]:
         """``[obs_size]``, without dealing a state (OpenSpiel's own version deals one,
@@ -401,7 +432,8 @@ class UnoState(pyspiel.State):
 
     def _record(self, seat: int, action: int, shown, code: int) -> None:
         if code & STEP_ROUND_ENDED:
-            self._returns = [r + x for r, x in zip(self._returns, self.uno.rewards)]
+            self._returns = [r + x for r, x in
+                             zip(self._returns, self.get_game().exact_rewards(self.uno))]
         move = f"{seat}:{action}"
         explicit = self.get_game().explicit
         recall = []
@@ -451,6 +483,13 @@ class UnoState(pyspiel.State):
             text += f"\nmove {self.uno.move_name(self._pending.action)} waits for its draws"
         return text
 
+    def information_state_tensor(self, player=None):
+        """The information-state tensor (explicit chance only: with sampled chance
+        the game provides none, and this raises rather than return an empty list)."""
+        self.get_game()._needs_tensor()
+        return super().information_state_tensor(
+            self.current_player() if player is None else player)
+
     def resample_from_infostate(self, player_id, probability_sampler):
         """A state ``player_id`` cannot tell from this one: ``Game.determinize`` with a
         seed drawn from ``probability_sampler`` (module docstring)."""
@@ -470,6 +509,16 @@ class UnoState(pyspiel.State):
         state._steps = [list(s) for s in self._steps]
         state._first_obs = list(self._first_obs)
         return state
+
+
+def loss_value(players: int) -> float:
+    """A loser's return with ``reward="win"``: -1/(players-1) rounded to 48 significant
+    bits, so that any sum of up to ``players`` returns (multiples of it, the winner's
+    being ``players - 1`` times it) is exact in float64 and the returns add up to 0
+    exactly whatever the order (docs/openspiel.md)."""
+    value = -1.0 / (players - 1)
+    mantissa, exponent = math.frexp(value)
+    return math.ldexp(round(math.ldexp(mantissa, 48)), exponent - 48)
 
 
 def _delta(before: np.ndarray, after: np.ndarray) -> str:
