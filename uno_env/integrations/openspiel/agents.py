@@ -51,7 +51,9 @@ class ISMCTSAgent(_PositionAgent):
     decision, each from a world sampled by ``resample_from_infostate``
     (``Game.determinize``), leaves valued by one uniformly random rollout to the end of
     the game played by the engine (as OpenSpiel's ``RandomRolloutEvaluator`` does, at
-    engine speed), UCT constant ``uct_c``, the most visited move."""
+    engine speed), UCT constant ``uct_c``, the most visited move. Every random number
+    (the worlds sampled, the rollouts, the tree's ties) comes from the agent's seed, so
+    the same seed gives the same moves."""
 
     name = "openspiel-ismcts"
 
@@ -85,6 +87,11 @@ class ISMCTSAgent(_PositionAgent):
         state = self._module.UnoState(self._spiel, uno)
         bot = ismcts.ISMCTSBot(self._spiel, _EngineRollout(self._rng), self.uct_c,
                                self.simulations, random_state=self._rng)
+        # ISMCTSBot's own resampling draws from an unseeded sampler: sample the worlds
+        # from this agent's stream instead, so a seed gives the same moves
+        rng = self._rng
+        bot.set_resampler(lambda s, player: s.resample_from_infostate(
+            player, rng.uniform))
         return int(bot.step(state))
 
 
