@@ -11,6 +11,8 @@ module               holds
                      (small decks; no pyspiel)
 ``tree``             a small deck's whole ``python_uno`` tree as an EFG game: CFR+,
                      NashConv, the exploitability of agents
+``resample``         resampling inside a player's information set: the real moves
+                     replayed on another deal (no pyspiel)
 ``agents``           OpenSpiel's IS-MCTS (``openspiel-ismcts:N``) and a CFR policy
                      (``cfr:<file>``) as position agents (a registry plug-in)
 ===================  =============================================================

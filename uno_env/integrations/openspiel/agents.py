@@ -82,9 +82,7 @@ class ISMCTSAgent(_PositionAgent):
         legal = game.legal_actions()
         if len(legal) == 1:
             return int(legal[0])
-        uno = game.clone()
-        uno.__class__ = self._module._Game
-        state = self._module.UnoState(self._spiel, uno)
+        state = self._root(game)
         bot = ismcts.ISMCTSBot(self._spiel, _EngineRollout(self._rng), self.uct_c,
                                self.simulations, random_state=self._rng)
         # ISMCTSBot's own resampling draws from an unseeded sampler: sample the worlds
@@ -93,6 +91,30 @@ class ISMCTSAgent(_PositionAgent):
         bot.set_resampler(lambda s, player: s.resample_from_infostate(
             player, rng.uniform))
         return int(bot.step(state))
+
+
+    def _start(self, game: Game) -> None:
+        self._origin = (game.deal_count, game.clone()) if game.num_moves == 0 else None
+
+    def _root(self, game: Game):
+        """``python_uno``'s state of ``game``: its moves replayed from the deal when
+        the agent saw it (so that IS-MCTS resamples from all this seat has seen),
+        else the position as it is (an information state that starts there)."""
+        origin = getattr(self, "_origin", None)
+        if origin is None or origin[0] != game.deal_count:
+            origin = self._origin = None
+        if origin is not None:
+            uno = origin[1].clone()
+            uno.__class__ = self._module._Game
+            state = self._module.UnoState(self._spiel, uno)
+            for _, action in game.moves_since(0):
+                state.apply_action(action)
+            if np.array_equal(state.uno.observe(game.current_player),
+                              game.observe(game.current_player)):
+                return state
+        uno = game.clone()
+        uno.__class__ = self._module._Game
+        return self._module.UnoState(self._spiel, uno)
 
 
 class _EngineRollout:

@@ -44,13 +44,12 @@ its first observation on, and after a challenge the hand it showed the challenge
 only): the first observation, then per decision the seat, the action, the player's
 observation after it and the hand shown to it (docs/openspiel.md).
 
-``resample_from_infostate(player, sampler)`` is ``Game.determinize(player, seed)`` with
-a seed drawn from ``sampler``: the other hands and the draw pile are redrawn, the
-player's observation is unchanged (so OpenSpiel's IS-MCTS runs). The redrawn state
-gets a random stream of its own from the sample (later reshuffles differ from the
-original's and from other samples'), and the other
-seats' information-state strings restart from their redrawn observation, marked
-``resampled``. ``clone()`` copies the ``Game`` by ``Game.clone()``.
+``resample_from_infostate(player, sampler)``: a state inside the player's information
+set, the real moves replayed on another deal consistent with all it has seen
+(``uno_env.integrations.openspiel.resample``; its information-state strings are the
+replay's own), else (explicit chance, UNO Flip) ``Game.determinize(player, seed)``
+with the player's string copied (docs/openspiel.md).
+``clone()`` copies the ``Game`` by ``Game.clone()``.
 """
 from __future__ import annotations
 
@@ -62,7 +61,7 @@ import pyspiel
 
 from uno_env.engine import codes as C
 from uno_env.engine.dispatch import STEP_ROUND_ENDED
-from uno_env.integrations.openspiel import explicit_chance
+from uno_env.integrations.openspiel import explicit_chance, resample
 from uno_env.engine.obs_layout import observation_slices
 from uno_env.envs.game import Game
 from uno_env.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS, Rules, check_seed, make_rules
@@ -80,6 +79,8 @@ _PARAMS = {"preset": "classic", "players": 2, "seed": 0, "chance": "auto",
 _PER_TURN_BASE, _PER_TURN_SEAT = 16, 4
 #: OpenSpiel's game lengths are C++ ints
 _MAX_LENGTH = 2**31 - 1
+#: tries of a move whose hidden draws the player's record rejects (UnoState._replay)
+_REDRAWS = 30
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME, long_name="UNO (uno-env)",
@@ -216,6 +217,8 @@ class UnoGame(pyspiel.Game):
         self._block = players + cfg.layout.size + obs + deck.num_types
         self._info_size = obs + self.max_decisions * self._block
         self._dealt = 0
+        #: resamples that fell back to Game.determinize (UnoState.resample_from_infostate)
+        self.resample_fallbacks = 0
         # the parameters as played: every flag at its value in these rules, so that
         # get_parameters() tells the truth and str(game) loads the same game again
         played = {name: getattr(rules, name) for name in _FLAG_DEFAULTS}
@@ -313,8 +316,16 @@ class UnoState(pyspiel.State):
         # (explicit chance) the steps its info-state tensor holds
         self._recall = recall
         self._steps: list[list] = [[] for _ in range(n)]
+        # sampled chance: the game this state started from and the moves since, which
+        # resample_from_infostate replays (None: not known, Game.determinize instead)
+        self._origin: _Shared | None = None
+        self._moves: list[int] = []
+        self._rewrites = _Shared({})  # move -> the draw pile a resample set after it
+        self._tracks = _Cache()
         if recall is None and uno is not None:
             self._start_recall()
+            if not game.explicit:
+                self._origin = _Shared(uno.clone())
 
     def _start_recall(self) -> None:
         self._recall = []
@@ -370,6 +381,7 @@ class UnoState(pyspiel.State):
             self._settle()
             return
         code = self.uno.step(int(action))
+        self._moves = self._moves + [int(action)]
         self._record(seat, int(action), shown, code)
 
     def _apply_chance(self, outcome: int) -> None:
@@ -491,16 +503,99 @@ class UnoState(pyspiel.State):
             self.current_player() if player is None else player)
 
     def resample_from_infostate(self, player_id, probability_sampler):
-        """A state ``player_id`` cannot tell from this one: ``Game.determinize`` with a
-        seed drawn from ``probability_sampler`` (module docstring)."""
+        """A state ``player_id`` cannot tell from this one, drawn with a seed from
+        ``probability_sampler``: the real moves replayed on a deal and reshuffles
+        consistent with all the player has seen (``resample``), its information-state
+        strings its own. Where that is not supported (explicit chance, UNO Flip, a
+        state not started by this game) or finds nothing in ``resample.MAX_TRIES``
+        draws (counted in ``game.resample_fallbacks``): ``Game.determinize``, which
+        keeps the player's observation only (docs/openspiel.md)."""
         if self.uno is None or self._pending is not None:
             raise ValueError("resample_from_infostate needs a decision node, not a "
                              "chance node")
+        player = int(player_id)
         seed = int(probability_sampler() * 2**62)
-        uno = self.uno.determinize(int(player_id), seed)
+        tracking = self._tracking(player)
+        if tracking is not None:
+            rng = np.random.default_rng(seed)
+            for _ in range(resample.MAX_TRIES):
+                state = self._replay(tracking, resample.sample(tracking, rng), player,
+                                     rng)
+                if state is not None:
+                    state.uno.stream = int(rng.integers(1, 2**62))
+                    return state
+            self.get_game().resample_fallbacks += 1
+        return self._determinized(player, seed)
+
+    def _tracking(self, player: int):
+        if self._origin is None:
+            return None
+        cache, key = self._tracks.value, (player, len(self._moves))
+        if key not in cache:
+            cache[key] = resample.track(self._origin.value, self._moves, player,
+                                        self._rewrites.value)
+        return cache[key]
+
+    def _replay(self, tracking, types, player: int, rng):
+        """The real moves replayed from the deal ``types`` gives; None when a move is
+        illegal there or ``player``'s record differs from this state's (a move whose
+        hidden draws made the difference is retried with other cards drawn,
+        ``resample.redraw``)."""
+        start = resample.deal(self._origin.value, tracking, types)
+        state = UnoState(self.get_game(), start)
+        mine = self._recall[player][1]
+        for i, action in enumerate(self._moves):
+            before = state.clone() if i in tracking.draws else None
+            for _ in range(_REDRAWS):
+                if self._replay_move(state, action, player, mine):
+                    break
+                if before is None:
+                    return None
+                state = before.clone()
+                if not resample.redraw(state.uno, tracking, types, i, rng):
+                    return None
+            else:
+                return None
+            if i in tracking.reshuffles:
+                resample.rearrange(state.uno, tracking.reshuffles[i], types)
+        if state._recall[player][1] != mine:
+            return None
+        # the resample's own history: its deal, the moves, its reshuffles' piles
+        state._origin = _Shared(resample.deal(self._origin.value, tracking, types))
+        state._rewrites = _Shared({i: [(pos, types[tok]) for pos, tok in placed]
+                                   for i, placed in tracking.reshuffles.items()})
+        return state
+
+    def replayed(self) -> "UnoState":
+        """This state rebuilt from its own history: the deal it started from, its moves
+        and the draw piles a resample set (sampled chance; the tests recompute a
+        resample's information state so)."""
+        if self._origin is None:
+            raise ValueError("this state does not know the deal it started from")
+        state = UnoState(self.get_game(), self._origin.value.clone())
+        for i, action in enumerate(self._moves):
+            state.apply_action(action)
+            if i in self._rewrites.value:
+                resample.set_pile(state.uno, self._rewrites.value[i])
+        return state
+
+    @staticmethod
+    def _replay_move(state, action: int, player: int, mine: list) -> bool:
+        if not state.uno.action_mask()[action]:
+            return False
+        state.apply_action(action)
+        record = state._recall[player][1]
+        return len(record) <= len(mine) and \
+            record[-3:] == mine[max(0, len(record) - 3):len(record)]
+
+    def _determinized(self, player: int, seed: int) -> "UnoState":
+        """``Game.determinize``: the other hands and the draw pile redrawn, the
+        player's observation and information-state string kept (copied), the other
+        seats' strings restarted, marked ``resampled``."""
+        uno = self.uno.determinize(player, seed)
         recall = []
         for q, entry in enumerate(self._recall):
-            if q == player_id:
+            if q == player:
                 recall.append(entry)
             else:
                 obs = uno.observe(q)
@@ -509,6 +604,27 @@ class UnoState(pyspiel.State):
         state._steps = [list(s) for s in self._steps]
         state._first_obs = list(self._first_obs)
         return state
+
+
+class _Shared:
+    """A value clones share (OpenSpiel deep-copies a state's attributes to clone it):
+    the game a state started from, which is never changed, only cloned."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def __deepcopy__(self, memo):
+        return self
+
+
+class _Cache:
+    """Per-state results a clone does not inherit (its moves will differ)."""
+
+    def __init__(self):
+        self.value = {}
+
+    def __deepcopy__(self, memo):
+        return _Cache()
 
 
 def loss_value(players: int) -> float:
