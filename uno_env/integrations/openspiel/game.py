@@ -451,11 +451,8 @@ class UnoState(pyspiel.State):
         recall = []
         for q, (last, record) in enumerate(self._recall):
             obs = self.uno.observe(q)
-            entry = record + [move, _delta(last, obs)]
             mine = shown is not None and q == seat
-            if mine:
-                entry.append("shown " + " ".join(
-                    f"{t}={_num(n)}" for t, n in enumerate(shown.tolist()) if n))
+            entry = record + _entries(move, last, obs, shown if mine else None)
             recall.append((obs, entry))
             if explicit:
                 self._steps[q] = self._steps[q] + [
@@ -537,34 +534,57 @@ class UnoState(pyspiel.State):
         return cache[key]
 
     def _replay(self, tracking, types, player: int, rng):
-        """The real moves replayed from the deal ``types`` gives; None when a move is
-        illegal there or ``player``'s record differs from this state's (a move whose
-        hidden draws made the difference is retried with other cards drawn,
-        ``resample.redraw``)."""
-        start = resample.deal(self._origin.value, tracking, types)
-        state = UnoState(self.get_game(), start)
+        """The real moves replayed from the deal ``types`` gives, as a state rebuilt
+        from that history (``replayed``); None when a move is illegal there or
+        ``player``'s record differs from this state's (a move whose hidden draws made
+        the difference is retried with other cards drawn, ``resample.redraw``, which
+        changes ``types``). The check follows the player's record only, on a ``Game``."""
+        uno = resample.deal(self._origin.value, tracking, types)
         mine = self._recall[player][1]
+        last = uno.observe(player)
+        at = 1  # mine[0] is the first observation, the same in every deal
         for i, action in enumerate(self._moves):
-            before = state.clone() if i in tracking.draws else None
+            before = uno.clone() if i in tracking.draws else None
             for _ in range(_REDRAWS):
-                if self._replay_move(state, action, player, mine):
+                got = self._check_move(uno, action, player, last, mine, at)
+                if got is not None:
                     break
                 if before is None:
                     return None
-                state = before.clone()
-                if not resample.redraw(state.uno, tracking, types, i, rng):
+                uno = before.clone()
+                if not resample.redraw(uno, tracking, types, i, rng):
                     return None
             else:
                 return None
+            last, at = got
             if i in tracking.reshuffles:
-                resample.rearrange(state.uno, tracking.reshuffles[i], types)
-        if state._recall[player][1] != mine:
+                resample.rearrange(uno, tracking.reshuffles[i], types)
+        if at != len(mine):
             return None
-        # the resample's own history: its deal, the moves, its reshuffles' piles
-        state._origin = _Shared(resample.deal(self._origin.value, tracking, types))
-        state._rewrites = _Shared({i: [(pos, types[tok]) for pos, tok in placed]
-                                   for i, placed in tracking.reshuffles.items()})
-        return state
+        sample = UnoState(self.get_game(), None)
+        sample._origin = _Shared(resample.deal(self._origin.value, tracking, types))
+        sample._moves = list(self._moves)
+        sample._rewrites = _Shared({i: [(pos, types[tok]) for pos, tok in placed]
+                                    for i, placed in tracking.reshuffles.items()})
+        return sample.replayed()
+
+    @staticmethod
+    def _check_move(uno, action: int, player: int, last, mine: list, at: int):
+        """Play ``action`` on ``uno``; (the player's observation, the length of its
+        record) if the record goes on as ``mine`` does, else None."""
+        if not uno.action_mask()[action]:
+            return None
+        seat = uno.current_player
+        shown = None
+        if seat == player and action == uno.layout.CHALLENGE:
+            hand = uno.challenge_hand
+            shown = None if hand is None else hand[1].astype(np.float32)
+        uno.step(action)
+        obs = uno.observe(player)
+        entry = _entries(f"{seat}:{action}", last, obs, shown)
+        if mine[at:at + len(entry)] != entry:
+            return None
+        return obs, at + len(entry)
 
     def replayed(self) -> "UnoState":
         """This state rebuilt from its own history: the deal it started from, its moves
@@ -573,6 +593,7 @@ class UnoState(pyspiel.State):
         if self._origin is None:
             raise ValueError("this state does not know the deal it started from")
         state = UnoState(self.get_game(), self._origin.value.clone())
+        state._origin, state._rewrites = self._origin, self._rewrites
         for i, action in enumerate(self._moves):
             state.apply_action(action)
             if i in self._rewrites.value:
@@ -635,6 +656,16 @@ def loss_value(players: int) -> float:
     value = -1.0 / (players - 1)
     mantissa, exponent = math.frexp(value)
     return math.ldexp(round(math.ldexp(mantissa, 48)), exponent - 48)
+
+
+def _entries(move: str, last: np.ndarray, obs: np.ndarray, shown) -> list[str]:
+    """What a move adds to a seat's information-state string: the move, the changes of
+    the seat's observation, and the hand a challenge showed it (``shown``, or None)."""
+    entry = [move, _delta(last, obs)]
+    if shown is not None:
+        entry.append("shown " + " ".join(
+            f"{t}={_num(n)}" for t, n in enumerate(shown.tolist()) if n))
+    return entry
 
 
 def _delta(before: np.ndarray, after: np.ndarray) -> str:
