@@ -118,6 +118,28 @@ def test_w4_verdict_follows_the_redrawn_hand():
     assert verdicts == {0, 1}  # the hand of the W4 player is redrawn, and its verdict
 
 
+def test_a_hand_a_challenge_showed_the_seat_stays_with_its_owner():
+    """docs/rules.md 2.5: challenging a Wild Draw Four shows the challenger the hand; a
+    determinization for the challenger keeps those cards (less any played since) in
+    their owner's hand and redraws only the rest (a guilty owner's 4 drawn cards)."""
+    g = Game.from_scenario(hands=[["W4", "R1", "B2", "B3"], ["G5", "G6", "Y7"]],
+                           top="R8", draw_pile=["Y1", "Y2", "G1", "G2", "Y3", "G3"])
+    g.play("W4:G")
+    g.play("challenge")  # guilty (R1): seat 0 takes 4 cards, seat 1 saw R1 B2 B3
+    assert g.current_player == 1 and g._state.info[0, C.I_SHOWN_TO] == 1
+    shown = g._state.shown[0].copy()
+    assert shown.sum() == 3
+    owners = set()
+    for s in range(40):
+        d = g.determinize(1, s)
+        assert np.all(d._state.hands[0, 0] >= shown)
+        owners.add(tuple(d._state.hands[0, 0]))
+        np.testing.assert_array_equal(d.observe(1), g.observe(1))
+    assert len(owners) > 1  # the 4 cards it drew are redrawn
+    # seat 0 saw nothing: its own determinization redraws seat 1's whole hand
+    assert len({tuple(g.determinize(0, s)._state.hands[0, 1]) for s in range(20)}) > 1
+
+
 @pytest.mark.parametrize("preset", ["classic", "flip"])
 def test_a_determinization_has_a_random_stream_of_its_own(preset):
     """The copy's stream comes from the sample (engine/determinize.py): the same seed

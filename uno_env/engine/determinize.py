@@ -17,15 +17,17 @@ of the draw pile's top. After the redraw:
 * a pending Wild Draw Four verdict (``I_W4_GUILTY``, also Flip's W2/WC and One Piece's
   restricted wilds) is recomputed from the redrawn hand of its player;
 * a hand a challenge showed another seat (``State.shown``) is forgotten: ``seat`` did
-  not see it (a hand shown to ``seat`` stays in its observation);
+  not see it; a hand shown to ``seat`` stays in its observation, and its cards still in
+  their owner's hand (the shown count of a type, at most what the owner holds now) stay
+  there: only the rest of that hand is redrawn;
 * UNO Flip: the pairing of sides (``State.dark_face``) of every hidden card is redrawn
   as well: the seat knows the faces it saw, not which light face is behind which dark
   one. The seat's own cards and the discard pile keep their pairing.
 
 Private knowledge that is kept, and what is ignored. The redraw is uniform over what the
 observation vector allows, so knowledge that only the game's history gives is ignored:
-the hand shown after a Wild Draw Four challenge (a hand shown to ``seat`` stays in its
-observation, ``shown_hand``, but the redraw does not condition on it), a card given to
+a hand shown after a Wild Draw Four challenge once the engine has forgotten it (the
+end of the challenger's next turn), a card given to
 the seat by One Piece's Shanks (or given away by it), the hand the seat gave away in a
 7-0 swap or rotation, cards seen in a Wild Shuffle, and inferences from the other
 players' plays (a player who drew holds no playable card ...). One thing is kept: when
@@ -44,7 +46,7 @@ from uno_env.engine.variants import DOUBLE_SIDED, SINGLE_SIDED
 from uno_env.engine.tallies import recount
 
 
-@njit
+@njit(allocates=True)
 def determinize(st, g, sp, seat, rng, r):
     """Redraw in place the cards of game ``g`` hidden from ``seat`` (module docstring),
     with random numbers from ``rng[r]``."""
@@ -55,10 +57,22 @@ def determinize(st, g, sp, seat, rng, r):
         pin_seat, pin_type = cur, st.info[g, C.I_DRAWN_TYPE]
         st.hands[g, pin_seat, pin_type] -= 1
         st.hand_size[g, pin_seat] -= 1
+    # a hand a challenge showed ``seat``: its cards still in that hand stay there
+    shown_by = st.info[g, C.I_SHOWN_BY]
+    kept = np.zeros(st.hands.shape[2], np.int64)
+    if st.info[g, C.I_SHOWN_TO] == seat and shown_by >= 0 and shown_by != seat:
+        for t in range(kept.shape[0]):
+            kept[t] = min(st.shown[g, t], st.hands[g, shown_by, t])
+            st.hands[g, shown_by, t] -= kept[t]
+            st.hand_size[g, shown_by] -= kept[t]
     redraw(st, g, sp, seat, rng, r)
     if pin_seat >= 0:
         st.hands[g, pin_seat, pin_type] += 1
         st.hand_size[g, pin_seat] += 1
+    if shown_by >= 0:
+        for t in range(kept.shape[0]):
+            st.hands[g, shown_by, t] += kept[t]
+            st.hand_size[g, shown_by] += kept[t]
     recount(st, g, sp)
     x = next_u64(rng, r)
     st.rng[g] = x if x != np.uint64(0) else np.uint64(0x2545F4914F6CDD1D)
