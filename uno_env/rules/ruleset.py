@@ -173,7 +173,7 @@ class Rules:
     wild_draw_fours: int = flag(4, "copies of W4", "8", low=0, high=4,
                                 variants=("classic",))
 
-    def replace(self, **changes) -> "Rules":
+    def replace(self, /, **changes) -> "Rules":
         """A copy with ``changes``; unknown names are a ValueError listing valid flags."""
         unknown = sorted(set(changes) - set(rule_names()))
         if unknown:
