@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from uno_env.envs.legacy import legacy_size
 from uno_env.players.protocol import split_observation  # noqa: F401  (the agents' own)
 from uno_env.rules.config import Config, make_config
 
@@ -27,6 +28,23 @@ def config_of(config) -> Config:
         return config_of(unwrapped)
     raise ValueError(f"expected a uno_env Config (uno_env.make_config(...)) or an "
                      f"environment, got {type(config).__name__}")
+
+
+def policy_batch(observations, action_masks, config, input_size: int, num_actions: int):
+    """``(obs float32[B, W], mask bool[B, A])`` checked for a policy network that reads
+    the first ``input_size`` entries: ``W`` is today's observation or the earlier ids'
+    (without ``shown_hand``) when the network does not read the shown hand; a ValueError
+    names the shapes expected, or a row with no legal action."""
+    obs = np.asarray(observations, np.float32)
+    mask = np.asarray(action_masks) != 0
+    widths = sorted({w for w in (config.layout.obs_size, legacy_size(config))
+                     if w >= input_size})
+    if obs.ndim != 2 or obs.shape[1] not in widths or mask.shape != (obs.shape[0], num_actions):
+        raise ValueError(f"act_batch takes observations[B, {' or '.join(map(str, widths))}]"
+                         f" and masks[B, {num_actions}], got {obs.shape} and {mask.shape}")
+    if not mask.any(axis=1).all():
+        raise ValueError("no legal action in some row: those episodes are over")
+    return obs, mask
 
 
 def choose_from_logits(logits: np.ndarray, deterministic: bool, rng) -> np.ndarray:

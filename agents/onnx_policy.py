@@ -32,10 +32,9 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.base import Agent, choose_from_logits, split_observation
+from agents.base import Agent, choose_from_logits, policy_batch, split_observation
 from agents.onnx_export import META_KEY, require
 from agents.ppo import PPOAgent, advice_features, input_size
-from uno_env.envs.legacy import legacy_size
 from uno_env.rules.config import make_config
 
 class OnnxAgent(Agent):
@@ -86,17 +85,8 @@ class OnnxAgent(Agent):
         return self.session.run(["logits"], feed)[0]
 
     def act_batch(self, observations, action_masks) -> np.ndarray:
-        obs = np.asarray(observations, np.float32)
-        mask = np.asarray(action_masks) != 0
-        widths = sorted({w for w in (self.config.layout.obs_size, legacy_size(self.config))
-                         if w >= self.input_size})
-        if obs.ndim != 2 or obs.shape[1] not in widths \
-                or mask.shape != (obs.shape[0], self.config.layout.size):
-            raise ValueError(f"act_batch takes observations[B, {' or '.join(map(str, widths))}]"
-                             f" and masks[B, {self.config.layout.size}], got {obs.shape} and "
-                             f"{mask.shape}")
-        if not mask.any(axis=1).all():
-            raise ValueError("no legal action in some row: those episodes are over")
+        obs, mask = policy_batch(observations, action_masks, self.config, self.input_size,
+                                 self.config.layout.size)
         logits = self.logits(obs, mask)
         return choose_from_logits(logits, self.deterministic, self.rng)
 

@@ -24,7 +24,8 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.base import Agent, choose_from_logits, config_of, split_observation
+from agents.base import (Agent, choose_from_logits, config_of, policy_batch,
+                         split_observation)
 from uno_env.rules.config import make_config
 from uno_env.envs.legacy import legacy_size
 from uno_env.integrations.scaling import dark_face_features
@@ -266,19 +267,8 @@ class PPOAgent(Agent):
         return x
 
     def act_batch(self, observations, action_masks) -> np.ndarray:
-        obs = np.asarray(observations, np.float32)
-        mask = np.asarray(action_masks) != 0
-        # today's vector, or the earlier ids' (without shown_hand) if the model does not
-        # read the shown hand
-        widths = sorted({w for w in (self.config.layout.obs_size, legacy_size(self.config))
-                         if w >= self.input_size})
-        if obs.ndim != 2 or obs.shape[1] not in widths \
-                or mask.shape != (obs.shape[0], self.layers[-1][0].shape[0]):
-            d, a = " or ".join(map(str, widths)), self.layers[-1][0].shape[0]
-            raise ValueError(f"act_batch takes observations[B, {d}] and masks[B, {a}], "
-                             f"got {obs.shape} and {mask.shape}")
-        if not mask.any(axis=1).all():
-            raise ValueError("no legal action in some row: those episodes are over")
+        obs, mask = policy_batch(observations, action_masks, self.config, self.input_size,
+                                 self.layers[-1][0].shape[0])
         logits = np.where(mask, self.logits(obs, mask), -np.inf)
         return choose_from_logits(logits, self.deterministic, self.rng)
 
