@@ -168,10 +168,30 @@ class PPOAgent(Agent):
             # uno-bench benchmark --agent mine.npz --track classic-2p
 
         (docs/your-agent.md)."""
-        import torch
         policy = model.policy
+        extractor = policy.features_extractor
+        dark_table = None
+        if getattr(extractor, "dark", None) is not None:
+            meta = {"dark": list(extractor.dark), **meta}
+            dark_table = extractor.dark_table.detach().cpu().numpy()
+        return cls.from_torch(list(policy.mlp_extractor.policy_net) + [policy.action_net],
+                              extractor.scale, config, dark_table=dark_table, **meta)
+
+    @classmethod
+    def from_torch(cls, modules, scale, config, dark_table=None, **meta):
+        """The policy of a torch actor: ``modules`` in order (``torch.nn.Linear`` layers
+        with ``ReLU`` or ``Tanh`` between them, the last layer giving one logit per
+        action; an ``nn.Sequential`` is such a list), applied to the observation times
+        ``scale`` (float32[obs_size], a tensor or array), for ``config``; ``meta`` entries
+        go to the file's record (``name=`` names the agent); ``dark_table``: UNO Flip's
+        dark-face features (``from_sb3``). The self-play and CleanRL examples export their
+        actors this way::
+
+            PPOAgent.from_torch(agent.actor, agent.scale, config, name="mine").save("mine.npz")
+        """
+        import torch
         layers, activation = [], None
-        for module in list(policy.mlp_extractor.policy_net) + [policy.action_net]:
+        for module in modules:
             if isinstance(module, torch.nn.Linear):
                 layers.append((module.weight.detach().cpu().numpy(),
                                module.bias.detach().cpu().numpy()))
@@ -180,15 +200,12 @@ class PPOAgent(Agent):
             elif isinstance(module, torch.nn.Tanh):
                 activation = "tanh"
             else:
-                raise ValueError(f"cannot export layer {type(module).__name__}")
-        extractor = policy.features_extractor
-        scale = extractor.scale.detach().cpu().numpy()
-        dark_table = None
-        if getattr(extractor, "dark", None) is not None:
-            meta = {"dark": list(extractor.dark), **meta}
-            dark_table = extractor.dark_table.detach().cpu().numpy()
+                raise ValueError(f"cannot export layer {type(module).__name__}: Linear, "
+                                 f"ReLU and Tanh only")
+        if isinstance(scale, torch.Tensor):
+            scale = scale.detach().cpu().numpy()
         record = policy_record(config, activation or "relu", **meta)
-        return cls(layers, scale, record, dark_table=dark_table)
+        return cls(layers, np.asarray(scale, np.float32), record, dark_table=dark_table)
 
     # --- checks -----------------------------------------------------------------------
     def _check_shapes(self) -> None:

@@ -127,14 +127,8 @@ def export(agent: Agent, config, path, **meta):
     for) and return the path. The file plays the greedy policy of ``Agent.act_batch``
     with numpy alone."""
     from agents import PPOAgent
-    from uno_env.players.policy_file import policy_record
-
-    layers = [(m.weight.detach().cpu().numpy(), m.bias.detach().cpu().numpy())
-              for m in agent.actor if isinstance(m, nn.Linear)]
-    record = policy_record(config, "tanh", **{"name": "cleanrl_ppo",
-                                              "trainer": "examples/cleanrl_ppo_masked.py",
-                                              **meta})
-    return PPOAgent(layers, agent.scale.cpu().numpy(), record).save(path)
+    meta = {"name": "cleanrl_ppo", "trainer": "examples/cleanrl_ppo_masked.py", **meta}
+    return PPOAgent.from_torch(agent.actor, agent.scale, config, **meta).save(path)
 
 
 def eval_settings(args) -> dict:
