@@ -39,6 +39,7 @@ def test_bench_json_has_every_row():
     assert result.exit_code == 0, result.output
     rows = json.loads(result.output[result.output.index("{"):])["rows"]
     assert {"simulate, 1 thread", "EverySeatBatch B=1024", "EverySeatBatch B=1024, uint8 obs",
+            "EverySeatBatch B=1024, final_obs",
             "LearnerBatch B=1024 vs heuristic", "AEC env()"} <= set(rows)
     assert all(r["steps_per_s"] > 0 for r in rows.values())
 

@@ -5,8 +5,9 @@
 
 Rows: ``simulate`` (whole games in numba, random agents) on one thread and on all
 threads; ``EverySeatBatch`` steps/s at B = 1024 (observation and mask included; the random
-actions are drawn outside the timed step), with the float32 observation and with
-``obs_dtype="uint8"``; ``LearnerBatch`` (the path of the SB3 and Gymnasium learner envs)
+actions are drawn outside the timed step), with the float32 observation, with
+``obs_dtype="uint8"`` and with ``final_obs=True`` (every seat's view of each ended game
+as well); ``LearnerBatch`` (the path of the SB3 and Gymnasium learner envs)
 at B = 1024, learner steps/s with the three other seats played by ``heuristic`` inside
 the kernel, on one thread and on all threads (``LearnerBatch(threads=)``); the AEC
 ``env()`` with random legal actions chosen in Python; RLCard's UNO (2 players, its
@@ -54,8 +55,13 @@ def bench_simulate(players, threads, seconds, preset="classic", **rules):
 
 
 def bench_vector(players, seconds, batch=1024, preset="classic", obs_dtype="float32",
-                 **rules):
+                 final_obs=False, **rules):
     options = {} if obs_dtype == "float32" else {"obs_dtype": obs_dtype}
+    if final_obs:
+        import inspect
+        if "final_obs" not in inspect.signature(EverySeatBatch).parameters:
+            raise TypeError("EverySeatBatch has no final_obs argument")  # an older one
+        options["final_obs"] = True
     venv = EverySeatBatch(batch, preset=preset, num_players=players, seed=0, **options, **rules)
     venv.reset()
     rng = np.random.default_rng(0)
@@ -181,6 +187,9 @@ def run(seconds: float, players: int, preset: str, json_only: bool,
                           **rules)
     if uint8 is not None:
         rows["EverySeatBatch B=1024, uint8 obs"] = uint8[:2]
+    final = _optional(bench_vector, p, s, preset=preset, final_obs=True, **rules)
+    if final is not None:
+        rows["EverySeatBatch B=1024, final_obs"] = final[:2]
     learner = _optional(bench_learner, p, s, preset=preset, **rules)
     if learner is not None:
         rows["LearnerBatch B=1024 vs heuristic"] = learner

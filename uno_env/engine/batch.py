@@ -154,8 +154,8 @@ def _observe_slot(st, g, sp, seat, obs, obs_u8, scratch):
             obs_u8[g, i] = np.uint8(scratch[i])
 
 
-def vector_kernel(reset, state, tables, actions, seed, next_index, game_index, obs, obs_u8, mask,
-                  player, rewards, terminated, truncated, auto_reset):
+def vector_kernel(reset, state, tables, actions, seed, next_index, game_index, obs, obs_u8,
+                  final_obs, mask, player, rewards, terminated, truncated, auto_reset):
     """The ``vector`` entry point: ``vector_step`` with a float32 scratch row.
 
     The loops are a kernel of their own, compiled without reference counting. Inlined
@@ -165,12 +165,13 @@ def vector_kernel(reset, state, tables, actions, seed, next_index, game_index, o
     st, sp = as_record(state), as_record(tables)  # one pointer each, for the kernels
     scratch = np.empty(obs_u8.shape[1], np.float32)
     return vector_step(reset, st, sp, actions, seed, next_index, game_index, obs, obs_u8,
-                       mask, player, rewards, terminated, truncated, auto_reset, scratch)
+                       final_obs, mask, player, rewards, terminated, truncated, auto_reset,
+                       scratch)
 
 
 @njit
-def vector_step(reset, st, sp, actions, seed, next_index, game_index, obs, obs_u8, mask,
-                player, rewards, terminated, truncated, auto_reset, scratch):
+def vector_step(reset, st, sp, actions, seed, next_index, game_index, obs, obs_u8,
+                final_obs, mask, player, rewards, terminated, truncated, auto_reset, scratch):
     """``reset``: deal games ``next_index[0] ..`` into every slot. Else apply
     ``actions[g]`` in every game and auto-reset finished games with the next game index.
     Then observe every game for its decider, into ``obs`` (float32[B, D]) or ``obs_u8``
@@ -178,7 +179,10 @@ def vector_step(reset, st, sp, actions, seed, next_index, game_index, obs, obs_u
     Returns -1, or the first slot whose action is illegal (nothing changed then).
     ``next_index`` is a one-element array holding the next game index to deal. Without
     ``auto_reset`` a finished game stays finished and its action is ignored. ``scratch``:
-    float32[D], for the uint8 observation."""
+    float32[D], for the uint8 observation. ``final_obs`` (float32[B, P, D], or 0 rows
+    when nobody asked): a game that ends in this step writes every seat's observation of
+    it into its row, before the next game is dealt there; other rows are left as they
+    were."""
     num_games = st.info.shape[0]
     if reset:
         for g in range(num_games):
@@ -208,9 +212,15 @@ def vector_step(reset, st, sp, actions, seed, next_index, game_index, obs, obs_u
             rewards[g, q] = st.rewards[g, q]
         terminated[g] = status == C.STATUS_OVER
         truncated[g] = status == C.STATUS_TRUNCATED
-        if status != C.STATUS_PLAYING and auto_reset:
-            _deal_slot(st, g, sp, seed, next_index[0], game_index)
-            next_index[0] += 1
+        if status != C.STATUS_PLAYING:
+            if final_obs.shape[0] > 0:
+                for q in range(final_obs.shape[1]):
+                    # the seat as an int32, as every other caller passes it: one
+                    # compiled observe
+                    observe(st, g, sp, np.int32(q), final_obs[g, q])
+            if auto_reset:
+                _deal_slot(st, g, sp, seed, next_index[0], game_index)
+                next_index[0] += 1
         player[g] = st.info[g, C.I_CURRENT]
         legal_mask(st, g, sp, mask[g])
         _observe_slot(st, g, sp, player[g], obs, obs_u8, scratch)

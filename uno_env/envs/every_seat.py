@@ -14,6 +14,17 @@ the returned observation is already the new game's. ``game_index[b]`` names the 
 slot ``b``: ``Game(...).reset(seed, index=game_index[b])`` deals the same cards, so any
 episode can be replayed through the ``Game`` API.
 
+``final_obs=True`` keeps the ended game's last view, as Gymnasium's vector envs do:
+``venv.final_obs`` (float32[B, P, D], reused by every step) gets, in the step where slot
+``b``'s game ends, ``final_obs[b, q]`` = seat ``q``'s observation of it (every seat, by
+absolute index), written before the next game is dealt; only the rows with
+``terminated | truncated`` belong to that step, the others hold older games. It is
+float32 whatever ``obs_dtype`` is (it is written once a game, not once a step). Off
+(the default), ``final_obs`` is None and the step writes nothing more.
+``observe(rows, seats)`` gives any seat's observation of the game now in a slot (a new
+float32[n, D] array), e.g. to bootstrap each seat's unfinished trajectory at the end of
+a rollout.
+
 ``obs_dtype`` picks what the kernel writes: ``"float32"`` (the default, the observation
 space of every other API), ``"uint8"`` (the same values, a quarter of the bytes: every
 field is a count of cards, a one-hot or a flag; refused for a match whose scores may pass
@@ -27,7 +38,7 @@ import numpy as np
 
 from uno_env.rules.config import make_config
 from uno_env.engine import codes as C
-from uno_env.engine.batch import OP_RANDOM
+from uno_env.engine.batch import OP_OBSERVE, OP_RANDOM
 from uno_env.engine.entry import BoundEntry, kernels
 from uno_env.engine.obs_layout import observation_slices
 from uno_env.engine.state import allocate, state_nbytes
@@ -101,7 +112,7 @@ class EverySeatBatch(BatchRecord):
 
     def __init__(self, num_envs: int, preset: str = "classic", num_players: int = 4,
                  seed: int = 0, auto_reset: bool = True, obs_dtype: str | None = "float32",
-                 **rules):
+                 final_obs: bool = False, **rules):
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) \
                 or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
@@ -123,6 +134,17 @@ class EverySeatBatch(BatchRecord):
         self._obs_u8 = np.zeros((rows["uint8"], self.layout.obs_size), np.uint8)
         self._obs_out = {"float32": self._obs, "uint8": self._obs_u8, None: None}[
             self.obs_dtype]
+        if not isinstance(final_obs, (bool, np.bool_)):
+            raise ValueError(f"final_obs must be True or False, got {final_obs!r}")
+        # every seat's observation of a game that ended, written by the kernel before
+        # the next game is dealt; 0 rows (nothing written) unless asked for
+        self._final_obs = np.zeros((self.num_envs if final_obs else 0, cfg.num_players,
+                                    self.layout.obs_size), np.float32)
+        #: float32[B, P, D] with ``final_obs=True``, else None: ``final_obs[b, q]`` is
+        #: seat ``q``'s observation of the game that ended in slot ``b`` in the last
+        #: step (only the rows with ``terminated | truncated`` are of that step; the
+        #: others hold older games). Reused by every step, like the returned arrays.
+        self.final_obs = self._final_obs if final_obs else None
         self._mask = np.zeros((self.num_envs, self.layout.size), np.uint8)
         self._player = np.zeros(self.num_envs, np.int32)
         self._rewards = np.zeros((self.num_envs, cfg.num_players), np.float32)
@@ -132,7 +154,7 @@ class EverySeatBatch(BatchRecord):
         self._next_index = np.zeros(1, np.int64)
         self._kernel = BoundEntry(kernels(cfg.variant).vector)
         self._no_actions = np.zeros(self.num_envs, np.int64)
-        self._random_box = None      # a GameBox, for stream_random_actions
+        self._box = None             # a GameBox, for stream_random_actions and observe
         self._ready = False
         space = cfg.observation_space
         if self.obs_dtype == "uint8":
@@ -182,8 +204,9 @@ class EverySeatBatch(BatchRecord):
         at B = 1,024, 250 at B = 16)."""
         return self._kernel(bool(reset), self._state, self.config.spec, actions,
                             np.uint64(self.seed), self._next_index, self.game_index,
-                            self._obs, self._obs_u8, self._mask, self._player, self._rewards,
-                            self._terminated, self._truncated, self.auto_reset)
+                            self._obs, self._obs_u8, self._final_obs, self._mask,
+                            self._player, self._rewards, self._terminated, self._truncated,
+                            self.auto_reset)
 
     @property
     def done(self) -> np.ndarray:
@@ -200,19 +223,64 @@ class EverySeatBatch(BatchRecord):
         random legal action each, drawn from the game's own random stream, so a game
         with random seats goes on as it does in ``simulate`` (the tournament's mixed
         lineups). Consumes those games' streams; returns int64[n]."""
-        if self._random_box is None:     # one GameBox over this env's arrays, reused
-            entry = kernels(self.config.variant)
-            self._random_box = entry.game_box(
-                self._state, self.config.spec, np.zeros(self.layout.size, np.uint8),
-                *[np.zeros(self.layout.obs_size, np.float32)] * 2)
-            self._game_kernel = entry.game
+        box, kernel = self._game_box()
         rows = np.asarray(rows, np.int64)
         out = np.empty(len(rows), np.int64)
         for i, g in enumerate(rows):
-            out[i] = self._game_kernel(OP_RANDOM, self._random_box, int(g), 0)
+            out[i] = kernel(OP_RANDOM, box, int(g), 0)
         if (out < 0).any():
             raise ValueError(f"games {rows[out < 0].tolist()} are over: no legal action")
         return out
+
+    def observe(self, rows, seats) -> np.ndarray:
+        """float32[n, D], a new array: row ``i`` is seat ``seats[i]``'s observation of
+        the game now in slot ``rows[i]`` (any seat, not only the one deciding; absolute
+        seat index), the same vector ``Game.observe`` gives. For self-play that
+        bootstraps a seat's unfinished trajectory from that seat's current observation
+        at the end of a rollout. ``rows`` and ``seats``: integer sequences of one
+        length (``seats`` may be one integer for every row). Float32 whatever
+        ``obs_dtype`` is. Reads the games only (their random streams are untouched)."""
+        if not self._ready:
+            raise ValueError("call reset() before observe()")
+        rows = self._indices(rows, "rows", self.num_envs, "slot")
+        seats = np.asarray(seats)
+        if seats.ndim == 0:
+            seats = np.full(len(rows), seats)
+        seats = self._indices(seats, "seats", self.num_players, "seat")
+        if seats.shape != rows.shape:
+            raise ValueError(f"rows and seats must have the same length, got {len(rows)} "
+                             f"rows and {len(seats)} seats")
+        box, kernel = self._game_box()
+        out = np.empty((len(rows), self.layout.obs_size), np.float32)
+        for i in range(len(rows)):
+            kernel(OP_OBSERVE, box, int(rows[i]), int(seats[i]))
+            out[i] = self._box_obs      # OP_OBSERVE writes the box's other_obs
+        return out
+
+    @staticmethod
+    def _indices(values, name: str, bound: int, what: str) -> np.ndarray:
+        """``values`` as int64[n], each in ``0 .. bound - 1``, or a ValueError."""
+        array = np.asarray(values)
+        if array.ndim != 1 or not (np.issubdtype(array.dtype, np.integer) or
+                                   array.size == 0):
+            raise ValueError(f"{name} must be a 1-D sequence of integers, got "
+                             f"{array.dtype} {array.shape}")
+        if array.size and (array.min() < 0 or array.max() >= bound):
+            raise ValueError(f"{name} must be {what} indices 0 to {bound - 1}, got "
+                             f"{array.tolist()}")
+        return array.astype(np.int64)
+
+    def _game_box(self):
+        """One ``GameBox`` over this batch's arrays (made at the first use, reused) and
+        the game entry point: single-game operations on any slot (``OP_*``)."""
+        if self._box is None:
+            entry = kernels(self.config.variant)
+            self._box_obs = np.zeros(self.layout.obs_size, np.float32)
+            self._box = entry.game_box(
+                self._state, self.config.spec, np.zeros(self.layout.size, np.uint8),
+                np.zeros(self.layout.obs_size, np.float32), self._box_obs)
+            self._game_kernel = entry.game
+        return self._box, self._game_kernel
 
     def random_actions(self, rng: np.random.Generator) -> np.ndarray:
         """A uniformly random legal action per game (numpy; for tests and benchmarks):
