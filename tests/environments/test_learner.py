@@ -347,6 +347,39 @@ def test_evaluate_counts_wins_of_a_known_agent():
     assert vs_self["games"] == 400 and vs_self["wins"] + vs_self["truncated"] <= 400
 
 
+def test_evaluate_per_game_and_the_paired_difference_of_two_agents():
+    """``per_game=True`` gives each game's outcome, consistent with the counts; the
+    same agent twice differs in no game; greedy against heuristic on the same deals
+    differs only in the games one of them won, counted both ways."""
+    from uno_env import make_config
+    from uno_env.evaluation.stats import paired_difference
+
+    config = make_config("classic", 4)
+    runs = {}
+    for name, agent in (("heuristic", HeuristicAgent(config)),
+                        ("greedy", GreedyAgent(config))):
+        runs[name] = evaluate(agent, "greedy", 300, "classic", 4, seed=2, batch=128,
+                              per_game=True)
+        won = runs[name]["won"]
+        assert won.dtype == np.bool_ and won.shape == (300,)
+        assert won.sum() == runs[name]["wins"]
+    assert "won" not in evaluate(GreedyAgent(config), "greedy", 20, "classic", 4, seed=2)
+    again = evaluate(GreedyAgent(config), "greedy", 300, "classic", 4, seed=2, batch=64,
+                     per_game=True)["won"]
+    np.testing.assert_array_equal(again, runs["greedy"]["won"])  # batch size: same games
+    same = paired_difference(again, runs["greedy"]["won"])
+    assert same == {"difference": 0.0, "ci": (0.0, 0.0), "only_won": 0,
+                    "only_reference_won": 0}
+    h, g = runs["heuristic"]["won"], runs["greedy"]["won"]
+    diff = paired_difference(h, g)
+    assert diff["only_won"] == int((h & ~g).sum()) > 0
+    assert diff["only_reference_won"] == int((g & ~h).sum()) > 0
+    assert diff["difference"] == pytest.approx(h.mean() - g.mean())
+    assert diff["ci"][0] < diff["difference"] < diff["ci"][1]
+    with pytest.raises(ValueError, match="the same games"):
+        paired_difference(h, g[:-1])
+
+
 def test_a_python_opponents_actions_of_the_wrong_shape_are_refused():
     """The step's entry point reads the opponents' actions as int64[n] without numba's
     type checks: a column (n, 1), as ``argmax(keepdims=True)`` gives, is refused."""

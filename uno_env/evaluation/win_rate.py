@@ -23,13 +23,16 @@ from uno_env.evaluation.stats import wilson
 
 def evaluate(agent, opponents: Any = "random", num_games: int = 10_000,
              preset: str = "classic", num_players: int = 4, seed: int = 0,
-             seat: int | str = "random", batch: int = 1024, **rules) -> dict:
+             seat: int | str = "random", batch: int = 1024, per_game: bool = False,
+             **rules) -> dict:
     """Play ``agent`` (an object with ``act_batch``, or a search agent such as
     ``agents.MCTSAgent``, which searches each game's position inside numba) in games ``0 .. num_games - 1`` of
     ``seed`` against ``opponents`` (as in ``LearnerBatch``). Returns a dict: ``games``,
     ``wins``, ``truncated``, ``win_rate`` with its 95% Wilson interval ``ci``, and
     ``mean_reward`` (the learner's return per game). Every agent evaluated with the same
-    seed meets the same deals, so two agents can be compared game by game.
+    seed meets the same deals, so two agents can be compared game by game: with
+    ``per_game=True`` the dict also holds ``won``, bool[num_games], game ``i`` won or
+    not (``uno_env.evaluation.stats.paired_difference`` compares two such runs).
 
     A search agent decides without the belief of the public moves, unless an opponent
     searches too: then it shares the game's belief and search stream with the search
@@ -42,6 +45,7 @@ def evaluate(agent, opponents: Any = "random", num_games: int = 10_000,
         raise ValueError(f"num_games must be a positive integer, got {num_games!r}")
     wins = truncated = 0
     total_reward = 0.0
+    won = np.zeros(num_games, np.bool_)
     for lo in range(0, num_games, batch):
         size = min(batch, num_games - lo)
         lb = LearnerBatch(size, preset, num_players, opponents, seat, seed,
@@ -78,10 +82,15 @@ def evaluate(agent, opponents: Any = "random", num_games: int = 10_000,
             obs, mask, reward, _, _ = lb.step(actions)
             returns += reward
         winner = lb.winner
+        won[lo:lo + size] = winner == lb.learner_seat
         wins += int((winner == lb.learner_seat).sum())
         truncated += int((winner < 0).sum())
         total_reward += float(returns.sum())
     low, high = wilson(wins, num_games)
-    return {"games": int(num_games), "wins": wins, "truncated": truncated,
-            "win_rate": wins / num_games, "ci": (low, high),
-            "mean_reward": total_reward / num_games}
+    result = {"games": int(num_games), "wins": wins, "truncated": truncated,
+              "win_rate": wins / num_games, "ci": (low, high),
+              "mean_reward": total_reward / num_games}
+    if per_game:
+        result["won"] = won
+    return result
+
