@@ -140,6 +140,38 @@ else:
                           or ("ci" if in_ci() else "dev"))
 
 
+# --- the longest test files first ----------------------------------------------------------
+#: the test files that take longest, longest first (their tests' seconds summed, from
+#: ``pytest --durations=0`` of the whole suite, 2026-12-06). pytest-xdist hands whole
+#: files to the workers in the order of the run (``--no-loadscope-reorder`` in
+#: pyproject.toml: its own order, by number of tests, put the one-test files last): a
+#: long file started last kept one worker busy after the other had finished (814 s for
+#: the tests there, where 747 s of work on each worker would do). The other files keep
+#: their order after these; a stale entry costs balance only, and
+#: tests/project/test_ci_skips.py checks that each file is there.
+LONG_FILES = (
+    "tests/evaluation/test_scale.py",
+    "tests/jax/test_identity_configs.py",
+    "tests/jax/test_pgx_env.py",
+    "tests/jax/test_identity.py",
+    "tests/project/test_release.py",
+    "tests/applications/test_notebooks.py",
+    "tests/jax/test_jaxmarl_env.py",
+    "tests/environments/test_learner.py",
+    "tests/jax/test_ppo_example.py",
+    "tests/environments/test_contract.py",
+    "tests/engine/test_layers.py",
+    "tests/rules/test_reference.py",
+)
+
+
+def pytest_collection_modifyitems(config, items):
+    """The files of ``LONG_FILES`` first, in its order; each file's tests stay together
+    and in their order (a stable sort)."""
+    rank = {path: i for i, path in enumerate(LONG_FILES)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(rank)))
+
+
 # --- compile once, before the workers start -------------------------------------------
 #: the variants, largest first (so two compiling side by side finish close together)
 WARMUP_ORDER = ("onepiece", "house", "flip", "classic")

@@ -177,10 +177,10 @@ def test_an_illegal_action_ends_the_game_with_pgx_penalty(env4, fns4):
 
 def test_teams_illegal_action_costs_the_team():
     env = UnoPgx("teams", 4)
-    state = env.init(jax.random.PRNGKey(0))
+    state = jax.jit(env.init)(jax.random.PRNGKey(0))   # jitted: op by op, 180 compiles
     seat = int(state.current_player)
     illegal = int(np.flatnonzero(~np.asarray(state.legal_action_mask))[0])
-    rewards = np.asarray(env.step(state, jnp.int32(illegal)).rewards)
+    rewards = np.asarray(jax.jit(env.step)(state, jnp.int32(illegal)).rewards)
     partner = (seat + 2) % 4
     assert rewards[seat] == rewards[partner] == -1.0
     assert sorted(rewards) == [-1.0, -1.0, 1.0, 1.0]
@@ -197,19 +197,20 @@ def test_observe_any_seat_and_batches(env4):
         cp = int(states.current_player[b])
         np.testing.assert_array_equal(np.asarray(every[b, cp]),
                                       np.asarray(states.observation[b]))
-    one = jax.tree.map(lambda a: a[0], states)
+    # jitted (op by op, the slices and the observation compile some 70 small programs)
+    one = jax.jit(lambda s: jax.tree.map(lambda a: a[0], s))(states)
     with pytest.warns(DeprecationWarning):            # pgx deprecates player_id
-        seat2 = env4.observe(one, jnp.int32(2))
+        seat2 = jax.jit(env4.observe)(one, jnp.int32(2))
     np.testing.assert_array_equal(np.asarray(seat2), np.asarray(every[0, 2]))
     # players see different things (their own hands)
     assert not np.array_equal(np.asarray(every[0, 0]), np.asarray(every[0, 1]))
 
 
-def test_properties_and_bad_arguments(env4, tmp_path):
+def test_properties_and_bad_arguments(env4, fns4, tmp_path):
     assert (env4.id, env4.num_players, env4.num_actions) == (ENV_ID, 4, 70)
     assert env4.observation_shape == (uno_env.EverySeatBatch(1).observation_space.shape[0],)
     assert isinstance(env4, pgx.Env)
-    state = env4.init(jax.random.PRNGKey(0))
+    state = fns4[0](jax.random.PRNGKey(0))
     state.save_svg(tmp_path / "uno.svg")
     assert "current_player" in (tmp_path / "uno.svg").read_text()
     with pytest.raises(ValueError, match=".svg"):

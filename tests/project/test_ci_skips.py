@@ -1,5 +1,6 @@
 """The CI rule of tests/conftest.py: with ``CI`` set a run that skipped tests fails and
-names them; without it a skip is only a skip."""
+names them; without it a skip is only a skip. And its order of the test files: the
+longest first."""
 from support import ROOT
 
 pytest_plugins = ["pytester"]
@@ -51,3 +52,28 @@ def test_a_ci_run_without_skips_passes(pytester, monkeypatch):
     pytester.makeconftest(CONFTEST)
     pytester.makepyfile(test_some="def test_runs():\n    assert True\n")
     assert pytester.runpytest_subprocess("-p", "no:cacheprovider").ret == 0
+
+
+def test_the_long_files_exist_and_run_first():
+    """``LONG_FILES`` names test files that exist; the hook puts their tests first, in
+    its order, each file's tests together and in their order; and pytest-xdist keeps
+    that order (``--no-loadscope-reorder``)."""
+    import tomllib
+
+    import conftest
+    assert [p for p in conftest.LONG_FILES if not (ROOT / p).is_file()] == []
+
+    class Item:                     # what the hook reads of a test item
+        def __init__(self, nodeid):
+            self.nodeid = nodeid
+
+    first, second = conftest.LONG_FILES[:2]
+    given = ["tests/a.py::t1", "tests/a.py::t2", f"{second}::x", f"{second}::y",
+             "tests/b.py::t", f"{first}::z"]
+    items = [Item(n) for n in given]
+    conftest.pytest_collection_modifyitems(None, items)
+    assert [i.nodeid for i in items] == [f"{first}::z", f"{second}::x", f"{second}::y",
+                                         "tests/a.py::t1", "tests/a.py::t2", "tests/b.py::t"]
+    addopts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"][
+        "ini_options"]["addopts"].split()
+    assert "--no-loadscope-reorder" in addopts and "loadfile" in addopts

@@ -8,6 +8,7 @@ touched). A game's stream is ``uint32[2]`` (hi, lo) in ``State.rng``.
 from __future__ import annotations
 
 import jax.numpy as jnp
+import numpy as np
 from jax import lax
 
 _U32 = jnp.uint32
@@ -65,14 +66,28 @@ def shl64(a, s: int):
     return (a[0] << _U32(s)) | (a[1] >> _U32(32 - s)), a[1] << _U32(s)
 
 
+def _check_seed(seed: int) -> int:
+    if not 0 <= seed < 1 << 64:
+        raise ValueError(f"seed must be an integer from 0 to 2**64 - 1, got {seed}")
+    return seed
+
+
+def seed_words(seed):
+    """``seed`` as ``seed_stream`` takes it, a Python int (checked as there) made its
+    uint32[2] (hi, lo) pair, so that a jitted function can take any seed as an argument
+    (a traced integer has 32 bits); a pair comes back as given."""
+    if isinstance(seed, int):
+        seed = _check_seed(seed)
+        return np.asarray([seed >> 32, seed & _M32], np.uint32)
+    return seed
+
+
 def seed_stream(seed, index):
     """splitmix64 of ``(seed, index)``: the engine's ``rng.seed_stream``, as uint32[2]
     (hi, lo). ``seed``: a Python int 0..2**64-1 or a uint32[2] pair; ``index``: a game
     index, a Python int or a (traced) integer 0..2**31-1."""
     if isinstance(seed, int):
-        if not 0 <= seed < 1 << 64:
-            raise ValueError(f"seed must be an integer from 0 to 2**64 - 1, got {seed}")
-        z = _pair(seed * _GOLDEN)
+        z = _pair(_check_seed(seed) * _GOLDEN)
     else:
         seed = jnp.asarray(seed, _U32)
         if seed.shape != (2,):

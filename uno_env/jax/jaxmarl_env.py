@@ -37,7 +37,7 @@ from jaxmarl.environments import spaces
 from jaxmarl.environments.multi_agent_env import MultiAgentEnv
 from jaxmarl.environments.multi_agent_env import State as BaseState
 
-from uno_env.jax import core
+from uno_env.jax import _rng, core
 
 
 @struct.dataclass
@@ -75,7 +75,12 @@ class UnoJaxMARL(MultiAgentEnv):
 
     def deal(self, seed, game_index=0):
         """Game ``game_index`` of ``seed`` as the numba engine deals it (``seed``: a
-        Python int or uint32[2] (high, low)); returns ``(observations, state)``."""
+        Python int or uint32[2] (high, low)); returns ``(observations, state)``. One
+        compiled program (run op by op, the deal compiles a few hundred small ones)."""
+        return self._deal(_rng.seed_words(seed), game_index)
+
+    @partial(jax.jit, static_argnums=[0])
+    def _deal(self, seed, game_index):
         return self._start(core.init(self.params, core.seed_stream(seed, game_index)))
 
     def _start(self, game):

@@ -41,6 +41,7 @@ there; ``observe_all`` does not.
 """
 from __future__ import annotations
 
+from functools import partial
 from typing import Optional
 
 import jax
@@ -49,7 +50,7 @@ import numpy as np
 import pgx
 from flax import struct
 
-from uno_env.jax import core
+from uno_env.jax import _rng, core
 
 #: ``env.id`` and ``state.env_id`` (pgx's own ids are a closed ``Literal``: see docs/jax.md)
 ENV_ID = "uno"
@@ -166,12 +167,19 @@ class UnoPgx(pgx.Env):
     def deal(self, seed, game_index=0) -> UnoPgxState:
         """Game ``game_index`` of ``seed``, dealt as the numba engine deals it (``seed``:
         a Python int or uint32[2] (high, low); ``game_index``: an int or a traced int32,
-        so ``jax.vmap(lambda i: env.deal(seed, i))(jnp.arange(n))`` deals games 0..n-1)."""
+        so ``jax.vmap(lambda i: env.deal(seed, i))(jnp.arange(n))`` deals games 0..n-1).
+        One compiled program (run op by op, the deal compiles a few hundred small ones)."""
+        return self._deal(_rng.seed_words(seed), game_index)
+
+    @partial(jax.jit, static_argnums=[0])
+    def _deal(self, seed, game_index) -> UnoPgxState:
         state = self._wrap(core.init(self.params, core.seed_stream(seed, game_index)))
         return state.replace(observation=self.observe(state))
 
+    @partial(jax.jit, static_argnums=[0])
     def observe_all(self, state: UnoPgxState) -> jax.Array:
-        """Every seat's observation of ``state``: float32[num_players, observation_size]."""
+        """Every seat's observation of ``state``: float32[num_players, observation_size]
+        (jitted, as ``deal``)."""
         seats = jnp.arange(self.params.num_players, dtype=jnp.int32)
         return jax.lax.stop_gradient(
             jax.vmap(lambda seat: core.observe(self.params, state._x, seat))(seats))
