@@ -49,18 +49,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--num-envs", type=int, default=64, help="games played in parallel")
     p.add_argument("--num-steps", type=int, default=128,
                    help="steps per game in one rollout")
-    p.add_argument("--learning-rate", type=float, default=2.5e-4)
-    p.add_argument("--anneal-lr", action=argparse.BooleanOptionalAction, default=True,
-                   help="decay the learning rate linearly to 0")
-    p.add_argument("--gamma", type=float, default=0.99)
-    p.add_argument("--gae-lambda", type=float, default=0.95)
-    p.add_argument("--num-minibatches", type=int, default=4)
-    p.add_argument("--update-epochs", type=int, default=4)
-    p.add_argument("--clip-coef", type=float, default=0.2)
-    p.add_argument("--ent-coef", type=float, default=0.01)
-    p.add_argument("--vf-coef", type=float, default=0.5)
-    p.add_argument("--max-grad-norm", type=float, default=0.5)
-    p.add_argument("--hidden", type=int, default=256, help="units per hidden layer")
+    add_ppo_options(p)
     p.add_argument("--opponent", default="random",
                    help="opponent agent (random, greedy, heuristic)")
     p.add_argument("--eval-every", type=int, default=5,
@@ -77,6 +66,30 @@ def parse_args(argv=None) -> argparse.Namespace:
     args.minibatch_size = args.batch_size // args.num_minibatches
     args.num_iterations = max(1, args.total_timesteps // args.batch_size)
     return args
+
+
+#: PPO's settings and CleanRL's defaults for them (``add_ppo_options``)
+PPO_DEFAULTS = {"learning_rate": 2.5e-4, "anneal_lr": True, "gamma": 0.99,
+                "gae_lambda": 0.95, "num_minibatches": 4, "update_epochs": 4,
+                "clip_coef": 0.2, "ent_coef": 0.01, "vf_coef": 0.5, "max_grad_norm": 0.5,
+                "hidden": 256}
+
+
+def add_ppo_options(p: argparse.ArgumentParser, **defaults) -> None:
+    """PPO's options (``PPO_DEFAULTS``, as ``--learning-rate`` ...) on parser ``p``;
+    ``defaults`` overrides some of their defaults (the self-play example's)."""
+    unknown = sorted(set(defaults) - set(PPO_DEFAULTS))
+    if unknown:
+        raise ValueError(f"unknown PPO settings {unknown}; valid: {sorted(PPO_DEFAULTS)}")
+    values = {**PPO_DEFAULTS, **defaults}
+    for name, value in values.items():
+        flag = "--" + name.replace("_", "-")
+        if isinstance(value, bool):
+            p.add_argument(flag, action=argparse.BooleanOptionalAction, default=value,
+                           help="decay the learning rate linearly to 0 over the run")
+        else:
+            p.add_argument(flag, type=type(value), default=value,
+                           help="units per hidden layer" if name == "hidden" else None)
 
 
 def layer_init(layer: nn.Linear, std=np.sqrt(2), bias_const=0.0) -> nn.Linear:

@@ -1,4 +1,4 @@
-"""Self-play PPO for 4-player UNO in one file: one policy decides for every seat.
+"""Self-play PPO for 4-player UNO: one policy decides for every seat.
 
 Trains on ``uno_env.EverySeatBatch`` (every game of the batch stepped by one numba call;
 each step returns the observation and mask of the seat that decides next in each game)
@@ -55,9 +55,10 @@ from uno_env.integrations.scaling import config_scale
 from uno_env.integrations.threads import set_threads
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-# the network (masked actor, critic) and its masking: those of the CleanRL example
-# beside this file
-from cleanrl_ppo_masked import MASKED_LOGIT, Agent, layer_init  # noqa: E402
+# the network (masked actor, critic), its masking and PPO's options: those of the
+# CleanRL example beside this file
+from cleanrl_ppo_masked import (MASKED_LOGIT, Agent, add_ppo_options,  # noqa: E402
+                                layer_init)
 
 
 def parse_args(argv=None) -> argparse.Namespace:
@@ -74,18 +75,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--num-envs", type=int, default=256, help="games played in parallel")
     p.add_argument("--num-steps", type=int, default=64,
                    help="steps per game slot in one rollout")
-    p.add_argument("--learning-rate", type=float, default=3e-4)
-    p.add_argument("--anneal-lr", action=argparse.BooleanOptionalAction, default=True,
-                   help="decay the learning rate linearly to 0 over the budget")
-    p.add_argument("--gamma", type=float, default=0.995)
-    p.add_argument("--gae-lambda", type=float, default=0.95)
-    p.add_argument("--num-minibatches", type=int, default=4)
-    p.add_argument("--update-epochs", type=int, default=4)
-    p.add_argument("--clip-coef", type=float, default=0.2)
-    p.add_argument("--ent-coef", type=float, default=0.01)
-    p.add_argument("--vf-coef", type=float, default=0.5)
-    p.add_argument("--max-grad-norm", type=float, default=0.5)
-    p.add_argument("--hidden", type=int, default=256, help="units per hidden layer")
+    add_ppo_options(p, learning_rate=3e-4, gamma=0.995, update_epochs=2, hidden=128)
     p.add_argument("--critic-sees-hands", action=argparse.BooleanOptionalAction,
                    default=True, help="the critic also reads the other seats' hands "
                                       "(SelfPlayAgent; the actor never does)")
