@@ -535,8 +535,8 @@ def train(args) -> list[dict]:
         metrics[-1]["verdict"] = verdict(agent, args)
     if args.save:
         path = agent.export(venv.config, args.save, name="selfplay_ppo",
-                      trainer="examples/selfplay_ppo.py", seed=args.seed,
-                      trained_steps=steps, pool_size=args.pool_size)
+                            trainer="examples/selfplay_ppo.py", seed=args.seed,
+                            trained_steps=steps, pool_size=args.pool_size)
         print(f"wrote {path} (uno-bench benchmark --agent {path})", flush=True)
     if args.metrics:
         with open(args.metrics, "w") as f:
