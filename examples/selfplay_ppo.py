@@ -335,7 +335,7 @@ def evaluate(agent: Agent, args, update: int, steps: int, minutes: float) -> dic
     return row
 
 
-def verdict(agent: Agent, args) -> dict:
+def verdict(agent: Agent, args, config) -> dict:
     """The policy against three greedy agents on ``--final-games`` games, and greedy
     itself in the same seat of the same games: the difference of their win rates with
     its 95% interval, game by game (``uno_env.evaluation.stats.paired_difference``;
@@ -347,7 +347,7 @@ def verdict(agent: Agent, args) -> dict:
              "num_players": args.num_players, "seed": 20_000 + args.seed,
              "per_game": True}
     mine = uno_env.evaluate(agent, **games)
-    greedy = uno_env.evaluate(GreedyAgent(agent_config(args)), **games)
+    greedy = uno_env.evaluate(GreedyAgent(config), **games)
     paired = paired_difference(mine["won"], greedy["won"])
     row = {"games": args.final_games, "win_rate": mine["win_rate"],
            "greedy_win_rate": greedy["win_rate"], "difference": paired["difference"],
@@ -358,11 +358,6 @@ def verdict(agent: Agent, args) -> dict:
           f"{paired['difference']:+.4f} [{paired['ci'][0]:+.4f}, {paired['ci'][1]:+.4f}]",
           flush=True)
     return row
-
-
-def agent_config(args):
-    from uno_env.rules.config import make_config
-    return make_config(args.preset, args.num_players)
 
 
 def budget_used(args, steps: int, minutes: float) -> float:
@@ -532,7 +527,7 @@ def train(args) -> list[dict]:
         if out_of_budget:
             break
     if args.final_games:
-        metrics[-1]["verdict"] = verdict(agent, args)
+        metrics[-1]["verdict"] = verdict(agent, args, venv.config)
     if args.save:
         path = agent.export(venv.config, args.save, name="selfplay_ppo",
                             trainer="examples/selfplay_ppo.py", seed=args.seed,
