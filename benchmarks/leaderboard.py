@@ -82,13 +82,49 @@ def play(agents, tracks, threads) -> None:
         path.write_text(json.dumps(card.to_dict(), indent=2) + "\n")
 
 
-def complete(agents, threads) -> None:
+def duplicate_for(agent: str, track, threads=None, play_missing: bool = True):
+    """``TrackResult.duplicate`` of ``agent`` on ``track``: a panel member's are its
+    stored reference results (the same games: ``play_duplicate`` made them, and
+    ``tests/evaluation/test_duplicate.py`` replays a slice of them); any other agent's
+    are played (None when ``play_missing`` is false)."""
+    from uno_env.evaluation.benchmark import make_candidate, play_track_duplicate
+    from uno_env.evaluation.duplicate import encode, load_references, paired_edge
+    from uno_env.rules.config import make_config
+    record: dict = {}
+    refs = load_references(track, provenance=record)
+    if agent in refs:
+        won, points = refs[agent]
+        return {"deals": int(won.shape[0]), "games": int(won.size),
+                "opponent": track.duplicate.opponent,
+                "win_rate": round(float(won.mean()), 6),
+                "points": round(float(points.mean()), 4),
+                "edges": {m: paired_edge(won, points, *refs[m]) for m in track.panel
+                          if m in refs},
+                "records": encode(won, points), "seconds": 0.0,
+                "from": "the stored reference results (benchmarks/duplicate_refs.py)",
+                "provenance": record or None}
+    if not play_missing:
+        return None
+    config = make_config(track.preset, track.num_players, **track.rules)
+    cand, _ = make_candidate(agent, config, track.seed)
+    return play_track_duplicate(cand, track, track.duplicate.deals, threads)
+
+
+def complete(agents, threads, play_duplicates: bool = True) -> None:
     """Play every stored card's missing games (its tracks' panel members it has not
-    played) and store the card again, results in panel order."""
+    played, and its duplicate deals on the 4-player tracks: a panel member's are the
+    stored references, another agent's are played unless ``play_duplicates`` is false)
+    and store the card again, results in panel order."""
     for agent, card in stored_cards().items():
         if agents is not None and agent not in agents:
             continue
         for t in card.tracks:
+            if t.track.duplicate and not t.skipped and t.duplicate is None:
+                start = time.perf_counter()
+                t.duplicate = duplicate_for(agent, t.track, threads, play_duplicates)
+                if t.duplicate is not None:
+                    print(f"{agent}: {t.track.name} duplicate deals "
+                          f"{time.perf_counter() - start:.0f} s", flush=True)
             if not t.missing:
                 continue
             start = time.perf_counter()
@@ -142,6 +178,29 @@ def _cell(card, track) -> str:
 def headline_table(cards) -> str:
     lines = ["| agent | " + " | ".join(TRACKS) + " |", "|---|" + "---|" * len(TRACKS)]
     lines += [f"| {a} | " + " | ".join(_cell(c, t) for t in TRACKS) + " |"
+              for a, c in cards.items()]
+    return "\n".join(lines)
+
+
+def _edge_cell(card, track) -> str:
+    for t in card.tracks:
+        if t.track.name == track:
+            if t.skipped:
+                return "n/a"
+            e = (t.duplicate or {}).get("edges", {}).get(t.track.duplicate.opponent)
+            if e is None:
+                return "-"
+            w = e["win_rate"]
+            return (f"{100 * w['edge']:+.2f} [{100 * w['ci'][0]:+.2f}, "
+                    f"{100 * w['ci'][1]:+.2f}]")
+    return "not run yet"
+
+
+def edge_table(cards) -> str:
+    """Every card's paired edge over ``heuristic`` on every 4-player track."""
+    names = [t for t, tr in TRACKS.items() if tr.duplicate]
+    lines = ["| agent | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]
+    lines += [f"| {a} | " + " | ".join(_edge_cell(c, t) for t in names) + " |"
               for a, c in cards.items()]
     return "\n".join(lines)
 
@@ -207,6 +266,13 @@ def write_page(cards, anchors) -> None:
         "interval width are not told apart by one card.", "", spread_table(cards), "",
         f"![{BENCHMARK_VERSION}: every card's rating with its 95% interval]"
         f"(figures/{SPREAD_FIGURE.name})", "",
+        "## Paired edges over the heuristic (4 players)", "",
+        "The headline of a 4-player track since `uno-bench/6`: on the track's duplicate "
+        "deals (every deal played with the agent in each seat against three "
+        "`heuristic`, the same games for every agent), the agent's win rate minus "
+        "the heuristic's, in points of win rate, with its 95% interval from the "
+        "per-deal differences ([The benchmark](benchmark.md), \"Duplicate play\"). "
+        "`-`: the card has not played the deals.", "", edge_table(cards), "",
         "## The anchors (the panel's fixed ratings)", "",
         "Fitted by maximum likelihood over the panel members' cards below; every "
         "evaluated agent is rated against these, which stay fixed.", "",
@@ -256,12 +322,16 @@ def main(argv=None) -> None:
                     "separated or all)")
     ap.add_argument("--complete", action="store_true", help="play only the stored "
                     "cards' missing games (of the --play agents, or every card)")
+    ap.add_argument("--no-play-duplicates", action="store_true", help="with --complete: "
+                    "leave the duplicate deals of agents outside the panel unplayed "
+                    "(a search agent's are dear)")
     ap.add_argument("--threads", type=int, default=None)
     args = ap.parse_args(argv)
     agents = reference_agents() if args.play == "all" else \
         [] if args.play == "none" else [a for a in args.play.split(",") if a]
     if args.complete:
-        complete(None if args.play == "all" else agents, args.threads)
+        complete(None if args.play == "all" else agents, args.threads,
+                 not args.no_play_duplicates)
     else:
         tracks = get_tracks("all" if args.tracks == "all" else args.tracks.split(","))
         play(agents, tracks, args.threads)

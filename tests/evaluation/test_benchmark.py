@@ -50,7 +50,7 @@ def test_tracks_fix_rules_seats_seeds_games_and_panel():
     assert B.TRACKS["classic-2p"].games[B.SEARCH_MEMBER] == 1000
     assert [m for t in B.TRACKS.values() for m in t.panel if m.startswith("mcts")] == \
         [B.SEARCH_MEMBER]
-    assert B.BENCHMARK_VERSION == "uno-bench/5"
+    assert B.BENCHMARK_VERSION == "uno-bench/6"
 
 
 def test_the_panel_holds_its_reason_for_being():
@@ -91,6 +91,8 @@ def test_every_stored_card_is_of_this_version_and_complete_against_its_panel():
         card = B.BenchmarkCard.from_dict(d)           # ValueError for another version
         assert card.standard, path.name
         assert [t["track"] for t in d["tracks"]] == [t.to_dict() for t in B.TRACKS.values()]
+        for t in card.tracks:                          # all of a track's deals, or none
+            assert t.duplicate is None or t.duplicate["deals"] == t.track.duplicate.deals
         for t in card.tracks:
             if t.skipped:
                 assert not t.results, (path.name, t.track.name)
@@ -109,6 +111,20 @@ def test_every_stored_card_is_of_this_version_and_complete_against_its_panel():
         assert (new["cards"], new["games"]) == (old["cards"], old["games"])
         assert new["ratings"] == pytest.approx(old["ratings"], abs=0.11)
     assert lb.headline_table(cards) in (ROOT / "README.md").read_text()
+    assert lb.edge_table(cards) in (ROOT / "docs" / "leaderboard.md").read_text()
+    # uno-bench/6: every panel member's card holds its duplicate deals on every
+    # 4-player track it plays, and they are its stored reference results
+    from uno_env.evaluation.duplicate import decode, load_references
+    for name, track in B.TRACKS.items():
+        if track.duplicate is None:
+            continue
+        refs = load_references(track)
+        for member in track.panel:
+            (t,) = [t for t in cards[member].tracks if t.track.name == name]
+            if t.skipped:
+                continue
+            won, points = decode(t.duplicate["records"])
+            assert (won == refs[member][0]).all() and (points == refs[member][1]).all()
 
 
 # --- ratings -----------------------------------------------------------------------------

@@ -180,7 +180,9 @@ def test_cards_written_before_load_with_provenance_unknown():
     from uno_env.evaluation.reproduce import stored_card, stored_cards
     assert "heuristic" in stored_cards() and "mcts:10" in stored_cards()
     data = stored_card("heuristic")
-    assert "provenance" not in data
+    # its rating games were played before the record existed (uno-bench/6 carried the
+    # card over and wrote the key, null)
+    assert data.get("provenance") is None
     card = BenchmarkCard.from_dict(data)
     assert card.provenance is None and card.to_dict()["provenance"] is None
     assert "Provenance: unknown" in card.markdown()

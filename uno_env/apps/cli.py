@@ -14,6 +14,8 @@
     uno-bench evaluate   win rate of an agent or a trained model against opponents
     uno-bench benchmark  an agent on the benchmark's fixed tracks: a report card
                          (--reproduce card.json: play a card's games again)
+    uno-bench compare    two agents (two cards, or --agent A --agent B) on the same
+                         duplicate deals: the paired edge of one over the other
     uno-bench export     a trained model as ONNX (needs the onnx extra)
     uno-bench record     record games between agents as replays (uno-bench view: HTML)
     uno-bench serve      play UNO in the browser against agents
@@ -596,7 +598,10 @@ def benchmark(agent: str = typer.Option(None, help="the agent: a baseline (rando
               reproduce: str = typer.Option(None, help="a card.json (or a stored card's "
                                             "agent name): play its games again and say "
                                             "whether the results are identical (exit "
-                                            "code 1 if not); docs/reproducibility.md")):
+                                            "code 1 if not); docs/reproducibility.md"),
+              deals: int = typer.Option(None, min=0, help="the first DEALS of each "
+                                        "4-player track's duplicate deals instead of all "
+                                        "(0: none): a NON-STANDARD card")):
     """The benchmark: the agent against each track's reference panel; writes a report
     card (win rates with 95% intervals, the anchored rating, the headline)."""
     from uno_env.evaluation.benchmark import benchmark as run
@@ -618,12 +623,46 @@ def benchmark(agent: str = typer.Option(None, help="the agent: a baseline (rando
         raise typer.BadParameter("give --agent (or --reproduce card.json)")
     try:
         card = run(agent, track, games=games, threads=threads, backend=backend,
-                   address=address, progress=progress)
+                   address=address, progress=progress, deals=deals)
     except (ValueError, NotImplementedError) as err:
         raise typer.BadParameter(" ".join(str(err).split())) from None
     typer.echo(card.markdown())
     for path in card.save(out).values():
         typer.echo(f"wrote {path}")
+
+
+@app.command()
+def compare(cards: list[str] = typer.Argument(None, help="two card folders (or card.json "
+                                              "files): the paired edge of the first's "
+                                              "agent over the second's"),
+            agent: list[str] = typer.Option(None, help="two agents (give --agent twice): "
+                                            "play both on the track's duplicate deals"),
+            track: str = typer.Option("classic-4p", help="the 4-player track (with "
+                                      "--agent)"),
+            deals: int = typer.Option(None, min=1, help="the first DEALS of the track's "
+                                      "duplicate deals (with --agent; default: all)"),
+            threads: int = typer.Option(None, min=1, help=THREADS_HELP)):
+    """Two agents on the same duplicate deals (uno-bench/6, 4-player tracks): the edge
+    of one over the other, in points of win rate and round points, with 95% intervals
+    from the per-deal differences."""
+    from uno_env.evaluation.benchmark import compare_agents
+    from uno_env.evaluation.duplicate import compare_cards, edge_line
+    try:
+        if agent:
+            if cards or len(agent) != 2:
+                raise ValueError("give two --agent, or two cards, not both")
+            from uno_env.evaluation.benchmark import get_tracks
+            (tr,) = get_tracks(track)
+            rows = [compare_agents(agent[0], agent[1], tr, deals, threads)]
+        else:
+            if not cards or len(cards) != 2:
+                raise ValueError("give two cards (card folders or card.json files), or "
+                                 "--agent A --agent B --track NAME")
+            rows = compare_cards(*cards)
+    except (ValueError, NotImplementedError) as err:
+        raise typer.BadParameter(" ".join(str(err).split())) from None
+    for row in rows:
+        typer.echo(edge_line(row))
 
 
 @app.command()

@@ -8,7 +8,7 @@ module              holds
 ``tournament``      ``tournament``: agents in every seat, leaderboard and OpenSkill
 ``distributed``     the Ray backend of ``tournament``
 ``ray_runtime``     connecting to Ray; the error naming a missing extra
-``benchmark``       the fixed benchmark tracks and report cards (``uno-bench/5``)
+``benchmark``       the fixed benchmark tracks and report cards (``uno-bench/6``)
 ``reproduce``       a card's games played again and compared (``--reproduce``)
 ``analysis``        statistics over ``simulate`` runs (rule variants, agents)
 ``plots``           matplotlib figures of those results

@@ -17,7 +17,7 @@ evaluated, so two agents' cards differ by the agents alone. Any change to a trac
 rules, seed, games, panel, or the anchors below) bumps ``BENCHMARK_VERSION``, which
 every card carries.
 
-The panel (``uno-bench/5``). Every track: ``random``, ``greedy``, ``heuristic`` and the
+The panel (since ``uno-bench/5``). Every track: ``random``, ``greedy``, ``heuristic`` and the
 track's PPO model. ``classic-2p`` also holds its strongest cheap agent,
 ``EXIT_MEMBER`` (expert iteration's network, 0.06 ms a decision), and one search
 member, ``SEARCH_MEMBER``, at a budget measured stronger than its own rollout policy
@@ -36,6 +36,18 @@ panel's cross-table (every reference agent's card, ``benchmarks/leaderboard.py``
 agent's rating is then fitted against the anchors alone, which stay fixed: it depends on
 its own games only, never on who else was evaluated. Its 95% interval comes from the
 likelihood's curvature (the Fisher information).
+
+Duplicate play (``uno-bench/6``, the 4-player tracks). Each 4-player track also fixes
+a set of duplicate deals (``Track.duplicate``: a seed of its own, a number of deals, the
+opponent ``heuristic``): the agent plays every deal once in each seat against three
+heuristics, and the reference agents (the panel) played the same deals in the same
+seats, from the same random streams; their results are stored with the track
+(``uno_env.evaluation.duplicate``), so a card plays only its agent's games. The card
+gives the agent's **paired edge** over every reference (win rate and round points, 95%
+intervals from the per-deal differences); the edge over ``heuristic`` is the 4-player
+headline, beside the anchored rating. An agent identical to a member scores exactly 0.
+The card keeps every duplicate game (``records``) so two cards compare game by game
+(``uno-bench compare``). The rating games below are ``uno-bench/5``'s, unchanged.
 
 Headline. The score of a track is the anchored rating; ``mean_ratio``, the win rate
 against the panel over chance (``1/N``) averaged over the members, is reported beside it.
@@ -60,10 +72,11 @@ from pathlib import Path
 
 import numpy as np
 
+from uno_env.evaluation.duplicate import play_duplicate
 from uno_env.evaluation.stats import Z95, wilson
 
 #: the benchmark's version: every card carries it; any change to a track bumps it
-BENCHMARK_VERSION = "uno-bench/5"
+BENCHMARK_VERSION = "uno-bench/6"
 #: the panel's search member (classic-2p only): the budget measured stronger than its
 #: rollout policy, the heuristic (docs/benchmark.md, "The panel")
 SEARCH_MEMBER = "mcts:400"
@@ -73,6 +86,22 @@ ANCHORS_PATH = Path(__file__).with_name("benchmark_anchors.json")
 #: the member whose rating is 0 on every track
 ANCHOR_ZERO = "random"
 ELO = 400 / math.log(10)       # Elo points per unit of natural log-odds
+
+
+@dataclass(frozen=True)
+class Duplicate:
+    """A 4-player track's duplicate deals (module docstring, "Duplicate play"): deals
+    ``0 .. deals - 1`` of ``seed``, each played with the agent in every seat against
+    ``opponent`` in the other seats."""
+
+    seed: int
+    deals: int
+    opponent: str = "heuristic"
+
+    def to_dict(self) -> dict:
+        return {"seed": self.seed, "deals": self.deals, "opponent": self.opponent,
+                "seats": "every deal with the agent in each seat in turn, the opponent "
+                         "in the others; game j of the seed in every seat"}
 
 
 @dataclass(frozen=True)
@@ -91,6 +120,7 @@ class Track:
     models: bool
     description: str
     rules: dict = field(default_factory=dict)
+    duplicate: Duplicate | None = None
 
     @property
     def panel(self) -> tuple[str, ...]:
@@ -107,7 +137,8 @@ class Track:
                 "absent": list(self.absent), "description": self.description,
                 "seats": f"the agent in one seat, the panel member in the other "
                          f"{self.num_players - 1}; the agent's seat rotated evenly over "
-                         f"all {self.num_players} seats"}
+                         f"all {self.num_players} seats",
+                **({"duplicate": self.duplicate.to_dict()} if self.duplicate else {})}
 
 
 def _games(model: str, games: int = 4000, **more: int) -> dict:
@@ -120,15 +151,19 @@ TRACKS: dict[str, Track] = {t.name: t for t in (
           _games("ppo_classic_2p", **{EXIT_MEMBER: 4000, SEARCH_MEMBER: 1000}),
           "ppo_classic_2p", True, "classic rules (docs/rules.md), two players"),
     Track("classic-4p", "classic", 4, 1804, _games("ppo_classic_4p"),
-          "ppo_classic_4p", True, "classic rules, four players"),
+          "ppo_classic_4p", True, "classic rules, four players",
+          duplicate=Duplicate(2804, 10_000)),
     Track("house-4p", "street", 4, 1814, _games("ppo_house_4p"),
           "ppo_house_4p", True,
           "the house rules most people actually play (preset street: stack any +2/+4 "
-          "on each other, 7-0 swaps, jump-in, draw until playable), four players"),
+          "on each other, 7-0 swaps, jump-in, draw until playable), four players",
+          duplicate=Duplicate(2814, 5_000)),
     Track("flip-4p", "flip", 4, 1824, _games("ppo_flip_4p"),
-          "ppo_flip_4p", True, "UNO Flip (preset flip), four players"),
+          "ppo_flip_4p", True, "UNO Flip (preset flip), four players",
+          duplicate=Duplicate(2824, 5_000)),
     Track("onepiece-4p", "onepiece", 4, 1834, _games("ppo_onepiece_4p"),
-          "ppo_onepiece_4p", True, "UNO One Piece (preset onepiece), four players"),
+          "ppo_onepiece_4p", True, "UNO One Piece (preset onepiece), four players",
+          duplicate=Duplicate(2834, 5_000)),
 )}
 
 
@@ -372,6 +407,10 @@ class TrackResult:
     skipped: str | None = None
     seconds: float = 0.0
     member_seconds: dict = field(default_factory=dict)   # member -> seconds playing it
+    #: the duplicate deals (4-player tracks): ``{"deals", "games", "opponent",
+    #: "win_rate", "points", "edges": {reference: paired_edge}, "records": encode(...),
+    #: "seconds"}``; None when not played (a card of uno-bench/5, or ``deals=0``)
+    duplicate: dict | None = None
 
     def standing(self, agent: str, anchors: dict | None = None,
                  cards_dir=CARDS_DIR) -> dict:
@@ -381,9 +420,13 @@ class TrackResult:
         if self.rating is None:
             return {}
         elo = self.rating["elo"]
-        return {"panel": standing(elo, anchor_ratings(self.track, anchors) or {}, [agent]),
-                "leaderboard": standing(elo, stored_ratings(self.track.name, cards_dir),
-                                        [agent])}
+        panel = anchor_ratings(self.track, anchors) or {}
+        # a panel member is placed at its anchor on both lists (its stored card's own
+        # rating differs a little: one rating cannot fit every pairing), so the two
+        # places never name one agent both above and below the card
+        board = {**stored_ratings(self.track.name, cards_dir), **panel}
+        return {"panel": standing(elo, panel, [agent]),
+                "leaderboard": standing(elo, board, [agent])}
 
     @property
     def chance(self) -> float:
@@ -409,7 +452,7 @@ class TrackResult:
                 "standing": self.standing(agent) if agent else {},
                 "headline": None if self.rating is None else self.rating["elo"],
                 "mean_ratio": None if self.mean_ratio is None else round(self.mean_ratio, 4),
-                "chance": self.chance}
+                "chance": self.chance, "duplicate": self.duplicate}
 
 
 @dataclass
@@ -427,10 +470,12 @@ class BenchmarkCard:
     #: before uno-env 0.2.0 (reported as unknown)
     provenance: dict | None = None
     name: str | None = None       # the agent's name as given (``name=``), else ``agent``
+    #: ``benchmark``'s ``deals`` when fewer than the tracks' duplicate deals were played
+    deals_override: int | None = None
 
     @property
     def standard(self) -> bool:
-        return self.games_override is None
+        return self.games_override is None and self.deals_override is None
 
     def to_dict(self) -> dict:
         """Everything but ``run`` (wall time, threads, backend) and ``provenance``
@@ -441,6 +486,7 @@ class BenchmarkCard:
                 "agent": self.agent, "name": self.name or self.agent,
                 "standard": self.standard,
                 "games_override": self.games_override,
+                "deals_override": self.deals_override,
                 "tracks": [t.to_dict(self.name or self.agent) for t in self.tracks],
                 "run": {"wall_seconds": round(self.seconds, 1),
                         "cpu_seconds": round(self.cpu_seconds, 1), "threads": self.threads,
@@ -470,11 +516,13 @@ class BenchmarkCard:
         tracks = [TrackResult(TRACKS[t["track"]["name"]], list(t["results"]), t["rating"],
                               t["skipped"], run.get("track_seconds", {}).get(
                                   t["track"]["name"], 0.0),
-                              dict(run.get("member_seconds", {}).get(t["track"]["name"], {})))
+                              dict(run.get("member_seconds", {}).get(t["track"]["name"], {})),
+                              t.get("duplicate"))
                   for t in d["tracks"]]
         return cls(d["agent"], tracks, d["games_override"], run.get("wall_seconds", 0.0),
                    run.get("threads"), run.get("backend", "local"),
-                   run.get("cpu_seconds", 0.0), d.get("provenance"), d.get("name"))
+                   run.get("cpu_seconds", 0.0), d.get("provenance"), d.get("name"),
+                   d.get("deals_override"))
 
     def rerate(self, anchors: dict) -> None:
         """Rate every track again against ``anchors`` (``load_anchors()``'s form)."""
@@ -497,9 +545,12 @@ class BenchmarkCard:
                                             d['run']['track_seconds'].items()) + ")."]
         from uno_env.provenance import describe
         lines += ["", *describe(self.provenance)]
-        if not self.standard:
+        if self.games_override is not None:
             lines.append(f"**Non-standard run** ({self.games_override} games per opponent "
                          f"instead of the track's): not comparable with the benchmark.")
+        elif self.deals_override is not None:
+            lines.append(f"**Non-standard run** ({self.deals_override} duplicate deals "
+                         f"instead of the track's): its paired edges are wider.")
         lines.append("")
         for t in self.tracks:
             tr = t.track
@@ -509,7 +560,7 @@ class BenchmarkCard:
                 lines += [f"Not played: {t.skipped}", ""]
                 continue
             r = t.rating
-            lines.append("Rating (headline): " + (
+            lines.append(("Rating: " if t.duplicate else "Rating (headline): ") + (
                 f"**{r['elo']:.0f}** [{r['ci_low']:.0f}, {r['ci_high']:.0f}]" if r else
                 f"none (not played yet against {', '.join(t.missing)})" if t.missing else
                 "none (no anchors for this benchmark version: run "
@@ -524,6 +575,7 @@ class BenchmarkCard:
             lines += [f"| {x['opponent']} | {x['games']:,} | {x['win_rate']:.3f} | "
                       f"[{x['ci_low']:.3f}, {x['ci_high']:.3f}] |" for x in t.results]
             lines += _time_lines(t)
+            lines += _duplicate_lines(t)
             lines.append("")
         return "\n".join(lines)
 
@@ -571,6 +623,48 @@ def _standing_lines(where: dict, track: str) -> list[str]:
     return [f"Place: {'; '.join(parts)}."] if parts else []
 
 
+def _told(e: dict) -> str:
+    lo, hi = e["ci"]
+    if lo == hi == e["edge"] == 0 and e.get("sd") == 0:
+        return "the same games"
+    return "above" if lo > 0 else "below" if hi < 0 else "not told apart"
+
+
+def _duplicate_lines(t: TrackResult) -> list[str]:
+    """The duplicate deals: the paired edge over each reference, in points of win rate
+    (percentage points) and in round points per game; the headline is over the
+    opponent (``heuristic``)."""
+    d = t.duplicate
+    if not d:
+        return []
+    lines = ["", f"Duplicate deals: {d['deals']:,} deals of seed {t.track.duplicate.seed}, "
+                 f"the agent in every seat, {d['opponent']} in the other three ({d['games']:,} "
+                 f"games, {d.get('seconds', 0):.0f} s): win rate {d['win_rate']:.4f}, "
+                 f"round points {d['points']:.2f} a game."]
+    if d.get("from"):
+        from uno_env.provenance import describe
+        lines += [f"These are {d['from']}:", *describe(d.get("provenance"))]
+    head = d["edges"].get(d["opponent"])
+    if head:
+        w = head["win_rate"]
+        lines.append(f"**Paired edge over {d['opponent']}** (headline, 4 players): "
+                     f"**{100 * w['edge']:+.2f}** points of win rate [{100 * w['ci'][0]:+.2f}, "
+                     f"{100 * w['ci'][1]:+.2f}] ({_told(w)}).")
+    if d["edges"]:
+        lines += ["", "| reference | edge, points of win rate | 95% interval | "
+                      "edge, round points | 95% interval | |",
+                  "|---|---:|---|---:|---|---|"]
+        for m, e in d["edges"].items():
+            w, p = e["win_rate"], e["points"]
+            lines.append(f"| {m} | {100 * w['edge']:+.2f} | [{100 * w['ci'][0]:+.2f}, "
+                         f"{100 * w['ci'][1]:+.2f}] | {p['edge']:+.2f} | [{p['ci'][0]:+.2f}, "
+                         f"{p['ci'][1]:+.2f}] | {_told(w)} |")
+    else:
+        lines.append("No stored reference results for these deals (run "
+                     "benchmarks/duplicate_refs.py): no paired edge.")
+    return lines
+
+
 def _time_lines(t: TrackResult) -> list[str]:
     """The time spent against each panel member, slowest first (search members are
     most of a card's time)."""
@@ -607,7 +701,11 @@ def _carried(d: dict) -> dict:
                                  f"{now.games[r['opponent']]} games against "
                                  f"{r['opponent']!r}, not {r['games']}: play it again")
             results.append(r)
-        tracks.append(dict(t, results=results, rating=None))
+        dup = t.get("duplicate")
+        if dup and (now.duplicate is None or dup["deals"] > now.duplicate.deals or
+                    old.get("duplicate") != now.to_dict().get("duplicate")):
+            dup = None             # other deals: not this version's
+        tracks.append(dict(t, results=results, rating=None, duplicate=dup))
     return dict(d, tracks=tracks, benchmark=BENCHMARK_VERSION)
 
 
@@ -637,14 +735,18 @@ def _given_name(plan) -> str | None:
 def benchmark(agent: str, tracks="all", games: int | None = None,
               threads: int | None = None, backend: str = "local", address=None,
               progress: bool = False, anchors: dict | None = None,
-              opponents=None) -> BenchmarkCard:
+              opponents=None, deals: int | None = None) -> BenchmarkCard:
     """Play ``agent`` (a spec, module docstring) on ``tracks`` (``"all"``, a name or a
     list) against every panel member; the report card. ``games`` overrides every
     member's number of games (rounded up to a multiple of the players): the card is then
     marked non-standard. ``threads`` and ``backend`` (``"local"`` or ``"ray"``) change
     the speed, never the card (but its ``run`` entry). ``opponents`` (a list of panel
     members) plays only those (the leaderboard's way to add a new member's games to the
-    stored cards): such a card is incomplete (``TrackResult.missing``) and unrated."""
+    stored cards): such a card is incomplete (``TrackResult.missing``) and unrated; it
+    plays no duplicate deals. ``deals`` plays the first ``deals`` of each 4-player
+    track's duplicate deals (0: none) instead of all of them (with ``games``, a quick
+    look, ``games / players`` of them): a card with fewer deals is marked non-standard
+    too, and its paired edges are wider."""
     from uno_env.rules.config import make_config
     from uno_env.evaluation.tournament import BACKENDS, play_lineups
     chosen = get_tracks(tracks)
@@ -660,6 +762,9 @@ def benchmark(agent: str, tracks="all", games: int | None = None,
         if bad or not opponents:
             raise ValueError(f"opponents {bad or opponents!r} are not panel members of "
                              f"the track(s); valid: {', '.join(sorted(members))}")
+    if deals is not None and (isinstance(deals, bool) or not isinstance(deals, int)
+                              or deals < 0):
+        raise ValueError(f"deals must be a non-negative integer, got {deals!r}")
     anchors = load_anchors() if anchors is None else anchors
     plan = []                      # (track result, candidate, [(member, games)])
     for tr in chosen:
@@ -670,11 +775,14 @@ def benchmark(agent: str, tracks="all", games: int | None = None,
              tr.games[m] if games is None else -(-games // tr.num_players) * tr.num_players)
             for m in tr.panel if opponents is None or m in opponents]
         plan.append((TrackResult(tr, skipped=skipped), cand, members))
+    n_deals = {r.track.name: _deals(r.track, games, deals) if not r.skipped and
+               opponents is None else 0 for r, _, _ in plan}
     bar = None
     if progress:
         from tqdm.auto import tqdm
-        bar = tqdm(total=sum(n for *_, ms in plan for _, n in ms), unit="game",
-                   desc="benchmark")
+        bar = tqdm(total=sum(n for *_, ms in plan for _, n in ms) + sum(
+            n * r.track.num_players for (r, _, _) in plan for n in [n_deals[r.track.name]]),
+            unit="game", desc="benchmark")
     start, cpu = time.perf_counter(), time.process_time()
     used = threads
     try:
@@ -704,6 +812,11 @@ def benchmark(agent: str, tracks="all", games: int | None = None,
             if not result.missing:
                 result.rating = rate_agent(result.results, tr.num_players,
                                            anchor_ratings(tr, anchors))
+            if n_deals[tr.name]:
+                if bar is not None:
+                    bar.set_description(f"{tr.name} duplicate deals")
+                result.duplicate = play_track_duplicate(cand, tr, n_deals[tr.name],
+                                                        threads, bar)
             result.seconds = time.perf_counter() - t0
     finally:
         if bar is not None:
@@ -712,6 +825,50 @@ def benchmark(agent: str, tracks="all", games: int | None = None,
     record = provenance([make_config(r.track.preset, r.track.num_players, **r.track.rules)
                          for r, _, _ in plan], [r.track.seed for r, _, _ in plan],
                         agent=agent, opponents=opponents)
+    short = any(r.track.duplicate and n_deals[r.track.name] < r.track.duplicate.deals
+                for r, _, _ in plan if not r.skipped and opponents is None)
     return BenchmarkCard(agent, [r for r, _, _ in plan], games, time.perf_counter() - start,
                          used, backend, time.process_time() - cpu, record,
-                         _given_name(plan))
+                         _given_name(plan), deals if short and games is None else None)
+
+
+def _deals(track: Track, games: int | None, deals: int | None) -> int:
+    """The duplicate deals a card plays on ``track`` (``benchmark``'s ``deals``)."""
+    if track.duplicate is None:
+        return 0
+    if deals is None and games is not None:
+        deals = -(-games // track.num_players)
+    return track.duplicate.deals if deals is None else min(deals, track.duplicate.deals)
+
+
+def compare_agents(a: str, b: str, track, deals: int | None = None,
+                   threads: int | None = None) -> dict:
+    """Play agents ``a`` and ``b`` (specs, as ``benchmark`` takes them) on ``track``'s
+    duplicate deals: the paired edge of ``a`` over ``b``."""
+    from uno_env.evaluation.duplicate import paired_edge
+    from uno_env.rules.config import make_config
+    config = make_config(track.preset, track.num_players, **track.rules)
+    played = []
+    for spec in (a, b):
+        cand, skipped = make_candidate(spec, config, track.seed)
+        if skipped:
+            raise ValueError(f"{spec!r} does not play {track.name!r}: {skipped}")
+        played.append(play_duplicate(cand, track, deals, threads))
+    return {"track": track.name, "agent": a, "reference": b,
+            **paired_edge(*played[0], *played[1])}
+
+
+def play_track_duplicate(cand, track: Track, deals: int, threads=None, bar=None) -> dict:
+    """``cand`` (``make_candidate``'s) on the first ``deals`` of ``track``'s duplicate
+    deals: ``TrackResult.duplicate`` (its paired edge over every stored reference)."""
+    from uno_env.evaluation.duplicate import encode, load_references, paired_edge
+    t0 = time.perf_counter()
+    won, points = play_duplicate(cand, track, deals, threads, bar)
+    refs = load_references(track)
+    edges = {m: paired_edge(won, points, *refs[m]) for m in track.panel if m in refs}
+    return {"deals": int(deals), "games": int(won.size),
+            "opponent": track.duplicate.opponent,
+            "win_rate": round(float(won.mean()), 6),
+            "points": round(float(points.mean()), 4), "edges": edges,
+            "records": encode(won, points),
+            "seconds": round(time.perf_counter() - t0, 1)}

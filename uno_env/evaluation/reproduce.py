@@ -105,7 +105,9 @@ def reproduce(source, threads: int | None = None, backend: str = "local", addres
     tracks are not this version's: ``BenchmarkCard.from_dict``)."""
     data = load_card(source)
     try:
-        card = BenchmarkCard.from_dict(data)
+        # a card of an earlier version (uno-bench/5) replays the games it holds, when
+        # this version keeps their protocol (``BenchmarkCard.from_dict(carry=True)``)
+        card = BenchmarkCard.from_dict(data, carry=True)
     except (KeyError, TypeError) as err:
         raise ValueError(f"not a benchmark card: missing {err}") from None
     played = [t for t in card.tracks if t.results]
@@ -117,6 +119,14 @@ def reproduce(source, threads: int | None = None, backend: str = "local", addres
                           threads=threads, backend=backend, address=address,
                           progress=progress, anchors=anchors,
                           opponents=[r["opponent"] for r in t.results])
+        if t.duplicate:            # the duplicate deals it played, again
+            from uno_env.evaluation.benchmark import make_candidate, play_track_duplicate
+            from uno_env.rules.config import make_config
+            tr = t.track
+            cand, _ = make_candidate(card.agent, make_config(tr.preset, tr.num_players,
+                                                             **tr.rules), tr.seed)
+            again.tracks[0].duplicate = play_track_duplicate(
+                cand, tr, t.duplicate["deals"], threads)
         again_tracks += again.tracks
         records.append(again.provenance)
     again = BenchmarkCard(card.agent, again_tracks, card.games_override,
@@ -129,4 +139,17 @@ def reproduce(source, threads: int | None = None, backend: str = "local", addres
             rows.append({"track": old.track.name, "opponent": r["opponent"], "card": r,
                          "again": n, "identical": all(r.get(k) == n.get(k)
                                                       for k in COMPARED)})
+        if old.duplicate:
+            a, b = old.duplicate, new.duplicate
+            rows.append({"track": old.track.name, "opponent": f"{a['opponent']} (duplicate)",
+                         "card": _dup_row(a), "again": _dup_row(b),
+                         "identical": a["records"] == b["records"]})
     return Reproduction(card, again, rows)
+
+
+def _dup_row(d: dict) -> dict:
+    """A duplicate result in ``Reproduction.text``'s terms."""
+    from uno_env.evaluation.duplicate import decode
+    won, _ = decode(d["records"])
+    return {"games": int(won.size), "wins": int(won.sum()),
+            "wins_by_seat": [int(x) for x in won.sum(axis=0)]}

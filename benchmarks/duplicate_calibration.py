@@ -1,0 +1,45 @@
+"""Calibration of the paired edge (docs/benchmark.md, "Duplicate play"): how often its
+95% interval holds the true edge, on unseen deals of classic-4p.
+
+    python benchmarks/duplicate_calibration.py --deals 5000 --blocks 200
+
+``NoisyHeuristic(p)`` (the heuristic's move, with probability ``p`` a random one;
+``uno_env.evaluation.calibration``) against (a) a twin of its own strength (another
+seed: true edge exactly 0) and (b) the heuristic (true edge: all blocks pooled); each
+block of ``deals / blocks`` consecutive deals is one replication. Prints the coverage
+and its binomial standard error.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import time
+
+from uno_env.evaluation.benchmark import TRACKS
+from uno_env.evaluation.calibration import coverage
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--track", default="classic-4p")
+    ap.add_argument("--deals", type=int, default=5000)
+    ap.add_argument("--blocks", type=int, default=200)
+    ap.add_argument("--p", default="0.05,0.2")
+    ap.add_argument("--seed", type=int, default=70001)
+    args = ap.parse_args(argv)
+    print("| p | against | blocks x deals | true edge (win rate, points) | coverage, "
+          "win rate | coverage, round points |")
+    print("|---:|---|---|---|---:|---:|")
+    for p in [float(x) for x in args.p.split(",")]:
+        for against in ("twin", "heuristic"):
+            t0 = time.perf_counter()
+            r = coverage(TRACKS[args.track], p, args.deals, args.blocks, args.seed, against)
+            se = math.sqrt(0.95 * 0.05 / args.blocks)
+            print(f"| {p:g} | {against} | {args.blocks} x {args.deals // args.blocks} | "
+                  f"{100 * r['truth']['win_rate']:+.2f} pt, {r['truth']['points']:+.2f} | "
+                  f"{r['win_rate']:.3f} (+-{se:.3f}) | {r['points']:.3f} | "
+                  f"<!-- {time.perf_counter() - t0:.0f} s -->", flush=True)
+
+
+if __name__ == "__main__":
+    main()
