@@ -103,3 +103,23 @@ def test_step_traces_to_pure_jax_without_callbacks():
     text = str(jax.make_jaxpr(lambda st, a: core.step(params, st, a))(s, jnp.int32(60)))
     assert "callback" not in text and "while" in text
     assert C.PHASE_OVER == 9  # (the phase one-hot of the observation has 10 slots)
+
+
+def test_table_params_take_the_player_count_at_init():
+    """``table_params``: arrays of the largest table, the count given to ``init`` (the
+    identity tests play every count through one program); bad counts are refused."""
+    table = core.table_params("classic")
+    assert table.any_players and table.num_players == 10
+    assert core.table_params("teams").num_players == 4
+    assert core.table_params("classic", hand_size=12).num_players == 7   # 7 x 12 fits
+    assert table.observation_size == core.make_params("classic", 10).observation_size
+    rng = core.seed_stream(0, 0)
+    with pytest.raises(ValueError, match="needs num_players"):
+        core.init(table, rng)
+    for bad in (1, 11):
+        with pytest.raises(ValueError, match="num_players must be 2 .. 10"):
+            core.init(table, rng, bad)
+    with pytest.raises(ValueError, match="table_params"):
+        core.init(core.make_params("classic", 4), rng, 3)
+    with pytest.raises(ValueError, match="teams"):
+        core.table_params("teams", max_players=6)

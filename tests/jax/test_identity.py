@@ -69,9 +69,9 @@ def test_a_changed_rule_fails_the_comparison(monkeypatch):
         return t._replace(type_draw=np.where(t.type_draw == 2, 1, t.type_draw))
 
     monkeypatch.setattr(core, "_tables", changed)
-    identity._replay.cache_clear()
+    identity._program.cache_clear()
     try:
         with pytest.raises(AssertionError, match="differs"):
             compare_random_play("classic", 3, 8, SEED, hand_size=3, max_turns=300)
     finally:
-        identity._replay.cache_clear()
+        identity._program.cache_clear()
