@@ -45,7 +45,7 @@ def main() -> int:
         space: dict = {"__name__": f"docs_jax_snippet_{index}"}
         try:
             exec(compile(code, f"docs/jax.md snippet {index}", "exec"), space)  # noqa: S102
-            note = check_pgx(space) if "UnoPgx" in code else ""
+            note = check_pgx(space) if "outcome" in space else ""
         except Exception as err:  # noqa: BLE001  (report which snippet, then fail)
             print(f"snippet {index} FAILED ({first!r}): {type(err).__name__}: {err}")
             return 1

@@ -22,11 +22,15 @@ from uno_env.jax.simulate import random_action, simulate as jax_simulate
 CONFIGS = [("classic", players, {}) for players in range(2, 11)] + [("teams", 4, {})] + [
     # whole matches: rounds dealt by the last winner, match scores in the observation
     ("classic", 3, {"target_score": 200, "dealer": 2}),
-    ("classic", 4, {"scoring": "penalty", "target_score": 120, "reward": "score"}),
-    ("teams", 4, {"target_score": 150, "reward": "score"}),
+    # (rounds past 300 turns cut and settled by the points held: settle_cut)
+    ("classic", 4, {"scoring": "penalty", "target_score": 120, "reward": "score",
+                    "max_turns": 300, "settle_cut": True}),
+    ("teams", 4, {"target_score": 150, "reward": "score", "max_turns": 300,
+                  "settle_cut": True}),
     # no bluff (the W4 masked while holding the colour; no shown hand), implicit UNO,
-    # small hands, and rounds cut by max_turns
-    ("classic", 5, {"bluff": False, "uno_call": False, "hand_size": 4, "max_turns": 50}),
+    # small hands, and rounds cut by max_turns, settled by the cards held (settle_cut)
+    ("classic", 5, {"bluff": False, "uno_call": False, "hand_size": 4, "max_turns": 50,
+                    "settle_cut": True}),
 ]
 
 

@@ -37,7 +37,7 @@ from uno_env.jax._rng import seed_stream  # noqa: F401  (part of this module's A
 SUPPORTED_PRESETS = ("classic", "teams")
 #: rule flags of the classic variant that the JAX engine follows (docs/jax-identity.md)
 _SUPPORTED_FLAGS = ("hand_size", "bluff", "uno_call", "scoring", "target_score",
-                    "max_turns", "dealer", "reward", "teams")
+                    "max_turns", "dealer", "reward", "settle_cut", "teams")
 #: presets that stay with the numba engine, and why (named by the ValueError)
 _NUMBA_ONLY = {
     "flip": "UNO Flip (double-sided cards, docs/rules.md 5)",
@@ -186,6 +186,7 @@ class _Tables(NamedTuple):
     max_turns: int
     dealer: int
     reward: int
+    settle_cut: bool
     teams: bool
     type_color: np.ndarray     # int32[K] colour of each type's face (NO_COLOR for wilds)
     type_rank: np.ndarray      # int32[K]
@@ -199,6 +200,7 @@ class _Tables(NamedTuple):
     action_slot: np.ndarray    # int32[A]: the colour slot a wild action names
     obs_by_players: np.ndarray  # int32[P + 1, fields]: obs_at of each table size
     loss_by_players: np.ndarray  # float32[P + 1]: a loser's win reward, -1/(players - 1)
+    share_by_players: np.ndarray  # float32[P + 1, P + 1]: settle_cut's share of k leaders
 
 
 @lru_cache(maxsize=64)
@@ -225,6 +227,9 @@ def _tables(params: Params) -> _Tables:
     obs_by_players = np.stack([field_offsets(cfg.deck.num_types, p, rules)
                                for p in sizes]).astype(np.int32)
     loss = np.array([np.float32(-1.0 / (p - 1)) for p in sizes], np.float32)
+    # (P / k - 1) / (P - 1) in float64 then float32, as engine/turns.settle_cut computes it
+    share = np.array([[(p / max(k, 1) - 1.0) / (p - 1) for k in range(len(sizes))]
+                      for p in sizes]).astype(np.float32)
     return _Tables(
         P=cfg.num_players, fixed=not params.any_players, K=cfg.deck.num_types, N=cfg.deck.num_cards, num_actions=A,
         obs_size=lay.obs_size,
@@ -235,7 +240,7 @@ def _tables(params: Params) -> _Tables:
         hand_size=rules.hand_size, bluff=bool(rules.bluff), uno_call=bool(rules.uno_call),
         scoring=int(sp.rules[C.R_SCORING]), target=rules.target_score,
         max_turns=rules.max_turns, dealer=rules.dealer, reward=int(sp.rules[C.R_REWARD]),
-        teams=bool(rules.teams),
+        settle_cut=bool(rules.settle_cut), teams=bool(rules.teams),
         type_color=sp.face_color[face].astype(np.int32), type_rank=rank,
         type_points=sp.face_points[face].astype(np.int32),
         type_wild=rank >= C.FIRST_WILD_RANK,
@@ -243,7 +248,7 @@ def _tables(params: Params) -> _Tables:
         type_redo=np.isin(rank, FIRST_CARD_REDO),
         deck=np.repeat(np.arange(len(face), dtype=np.int32), sp.type_count),
         action_type=action_type, action_plays=action_plays, action_slot=action_slot,
-        obs_by_players=obs_by_players, loss_by_players=loss)
+        obs_by_players=obs_by_players, loss_by_players=loss, share_by_players=share)
 
 
 class State(NamedTuple):
@@ -532,6 +537,34 @@ def _end_round(s: State, T: _Tables, winner, active):
     return new
 
 
+def _settle_cut(s: State, T: _Tables):
+    """``settle_cut=True``: the rewards of a round cut by ``max_turns``, by each seat's
+    standing (engine ``turns.settle_cut``, docs/rules.md 7): the fewest cards share the
+    win (``reward="win"``), or each pair of seats settles the difference of their
+    points in hand (``"score"``); teams by the team's total."""
+    P = _players(s, T)
+    seats = jnp.arange(T.P, dtype=_I32)
+    seated = _seated(s, T)
+    score = T.reward == C.REWARD_SCORE
+    if score:
+        stand = (s.hands * jnp.asarray(T.type_points)).sum(axis=1)
+    else:
+        stand = s.hand_size
+    if T.teams:
+        even, odd = stand[0] + stand[2], stand[1] + stand[3]
+        value = ((odd - even).astype(jnp.float32) if score else
+                 jnp.where(even < odd, 1.0, jnp.where(even > odd, -1.0, 0.0)))
+        return jnp.where(seats % 2 == 0, value, -value).astype(jnp.float32)
+    if score:
+        total = jnp.where(seated, stand, 0).sum()
+        return jnp.where(seated, total - P * stand, 0).astype(jnp.float32)
+    low = jnp.where(seated, stand, jnp.iinfo(np.int32).max).min()
+    lead = seated & (stand == low)
+    share = jnp.asarray(T.share_by_players)[P, lead.sum()]
+    loss = jnp.asarray(T.loss_by_players)[P]
+    return jnp.where(lead, share, jnp.where(seated, loss, 0.0)).astype(jnp.float32)
+
+
 def _finalize(s: State, T: _Tables) -> State:
     """The public fields derived from the internal ones."""
     over = s.status != C.STATUS_PLAYING
@@ -666,6 +699,8 @@ def _apply(s: State, T: _Tables, action) -> State:
         status=jnp.where(truncated, C.STATUS_TRUNCATED, s.status),
         phase=jnp.where(truncated, C.PHASE_OVER, s.phase),
         pending_draw=jnp.where(plays_on & ~truncated & challengeable, 4, s.pending_draw))
+    if T.settle_cut:
+        s = s._replace(rewards=jnp.where(truncated, _settle_cut(s, T), s.rewards))
 
     # begin_decision
     chal_target = jnp.where(challenge & w4_guilty, seat, (seat + s.direction) % P)
