@@ -54,6 +54,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--seconds", type=float, default=3.0, help="timed seconds per row")
     p.add_argument("--ppo-updates", type=int, default=0,
                    help="also time examples/jax_ppo.py for this many updates")
+    p.add_argument("--any-players", action="store_true",
+                   help="step core.table_params's program (arrays of the largest table, "
+                        "the player count traced) instead of make_params's")
     p.add_argument("--no-compile", action="store_true",
                    help="skip the compile-time subprocesses")
     p.add_argument("--json", action="store_true", help="print the rows as JSON too")
@@ -73,7 +76,8 @@ def _platform(device: str) -> str:
     return {"gpu": "cuda"}.get(device, device)
 
 
-def make_runner(players: int, batch: int, with_obs: bool, seed: int = 0, **rules):
+def make_runner(players: int, batch: int, with_obs: bool, seed: int = 0,
+                any_players: bool = False, **rules):
     """``(start, run)``: ``start()`` deals games 0..B-1 of ``seed``; ``run(carry, key)``
     steps them ``STEPS_PER_CALL`` times (jitted), returning the new carry ``(states,
     next game index)`` and the sum of the observations."""
@@ -82,8 +86,13 @@ def make_runner(players: int, batch: int, with_obs: bool, seed: int = 0, **rules
 
     from uno_env.jax import core
 
-    params = core.make_params("classic", players, **rules)
-    init = jax.vmap(lambda i: core.init(params, core.seed_stream(seed, i)))
+    if any_players:   # one program for every table size: the count is init's argument
+        params = core.table_params("classic", **rules)
+        init = jax.vmap(lambda i: core.init(params, core.seed_stream(seed, i),
+                                            jnp.int32(players)))
+    else:
+        params = core.make_params("classic", players, **rules)
+        init = jax.vmap(lambda i: core.init(params, core.seed_stream(seed, i)))
     step = jax.vmap(lambda s, a: core.step(params, s, a))
     observe = jax.vmap(lambda s: core.observe(params, s, jnp.maximum(s.current_player, 0)))
 
@@ -118,9 +127,10 @@ def make_runner(players: int, batch: int, with_obs: bool, seed: int = 0, **rules
     return start, run
 
 
-def bench_jax(players: int, batch: int, with_obs: bool, seconds: float) -> float:
+def bench_jax(players: int, batch: int, with_obs: bool, seconds: float,
+              any_players: bool = False) -> float:
     import jax
-    start, run = make_runner(players, batch, with_obs)
+    start, run = make_runner(players, batch, with_obs, any_players=any_players)
     carry = start()
     key = jax.random.PRNGKey(0)
     carry, out = run(carry, key)                       # compile
@@ -200,8 +210,9 @@ def main(argv=None) -> None:
                  "steps_per_s": numba_rate})
     for batch in args.batch_sizes:
         for with_obs in (False, True):
-            rate = bench_jax(args.players, batch, with_obs, args.seconds)
-            rows.append({"engine": "jax jit(vmap(step))" + (" + observe" if with_obs else ""),
+            rate = bench_jax(args.players, batch, with_obs, args.seconds, args.any_players)
+            rows.append({"engine": "jax jit(vmap(step))" + (" + observe" if with_obs else "")
+                         + (" [table_params]" if args.any_players else ""),
                          "batch": batch, "steps_per_s": rate})
             print(f"  measured {rows[-1]['engine']} B={batch}", flush=True)
     print(f"\n| engine | B | steps/s | / EverySeatBatch |\n|---|---:|---:|---:|")

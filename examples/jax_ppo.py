@@ -352,10 +352,15 @@ def train(args: argparse.Namespace) -> dict:
         bad += int(metrics["bad_decisions"])
         if u % args.print_every == 0 or u == args.updates:
             elapsed = time.perf_counter() - start
+            games, cut = int(metrics["games"]), int(metrics["truncated"])
             print(f"update {u:4d}  decisions {u * samples_per_update:>9,}  "
-                  f"training games {int(metrics['games']):4d}  win rate {curve[-1][1]:.3f}  "
+                  f"training games {games:4d} (cut {cut:4d})  win rate {curve[-1][1]:.3f}  "
                   f"entropy {float(metrics['entropy']):.2f}  "
                   f"{(u - 1) * samples_per_update / elapsed:,.0f} decisions/s", flush=True)
+            if games and cut > games // 2:
+                print(f"warning: {cut} of {games} training games were cut by the turn "
+                      f"limit (they pay 0): the policy may be stalling (docs/jax.md, "
+                      f"self-play that cannot stall: settle_cut=True, gamma 1.0)", flush=True)
     jax.block_until_ready(runner)
     seconds = time.perf_counter() - start
     after = float(evaluate(runner[0].params, k_eval))

@@ -28,7 +28,8 @@ NEEDS = {
     "openspiel": 'needs the "openspiel" extra (OpenSpiel\'s pyspiel): pip install -e '
                  '".[openspiel]"',
     "onnx": 'needs the "onnx" extra (onnx, onnxruntime): pip install -e ".[onnx]"',
-    "jax": 'needs the "jax" extra (CPU jax, flax, optax, pgx, jaxmarl): pip install -e ".[jax]"',
+    "jax": 'needs the "jax" extra (CPU jax, flax, optax, pgx; JaxMARL: the "jaxmarl" extra): '
+           'pip install -e ".[jax,jaxmarl]"',
     "kernel": 'needs a "python3" Jupyter kernel (nbclient, nbformat and ipykernel, all in '
               'the "dev" extra): pip install -e ".[dev]"',
 }

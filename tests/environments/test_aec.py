@@ -258,3 +258,29 @@ def test_pettingzoo_api_of_every_variant(preset, num_players, rules):
                                                 ("onepiece", 3), ("flip", 3)])
 def test_pettingzoo_seed_of_every_variant(preset, num_players):
     seed_test(lambda: uno_env.env(preset=preset, num_players=num_players), num_cycles=150)
+
+
+def test_a_cut_game_pays_the_settlement_with_settle_cut():
+    """docs/rules.md 7: with ``settle_cut=True`` the step that cuts the game by
+    ``max_turns`` pays each agent its standing (the fewest cards: +1, the others -1/2),
+    as ``Game.rewards`` says; without it, nothing."""
+    import numpy as np
+
+    from uno_env.envs.aec import env as make_env
+    for settle in (True, False):
+        e = make_env(preset="classic", num_players=3, max_turns=10, settle_cut=settle)
+        e.reset(seed=0)
+        rng = np.random.default_rng(0)
+        total = dict.fromkeys(e.possible_agents, 0.0)
+        for agent in e.agent_iter():
+            obs, reward, terminated, truncated, _ = e.last()
+            total[agent] += reward
+            e.step(None if terminated or truncated else
+                   int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        game = e.unwrapped.game
+        assert game.truncated
+        assert list(total.values()) == (game.rewards if settle else [0.0, 0.0, 0.0])
+        if settle:
+            cards = [len(game.hand(s)) for s in range(3)]
+            assert sum(total.values()) == 0.0 and sorted(total.values()) == [-0.5, -0.5, 1.0]
+            assert total[f"player_{int(np.argmin(cards))}"] == 1.0

@@ -103,3 +103,43 @@ def test_step_traces_to_pure_jax_without_callbacks():
     text = str(jax.make_jaxpr(lambda st, a: core.step(params, st, a))(s, jnp.int32(60)))
     assert "callback" not in text and "while" in text
     assert C.PHASE_OVER == 9  # (the phase one-hot of the observation has 10 slots)
+
+
+def test_table_params_take_the_player_count_at_init():
+    """``table_params``: arrays of the largest table, the count given to ``init`` (the
+    identity tests play every count through one program); bad counts are refused."""
+    table = core.table_params("classic")
+    assert table.any_players and table.num_players == 10
+    assert core.table_params("teams").num_players == 4
+    assert core.table_params("classic", hand_size=12).num_players == 7   # 7 x 12 fits
+    assert table.observation_size == core.make_params("classic", 10).observation_size
+    rng = core.seed_stream(0, 0)
+    with pytest.raises(ValueError, match="needs num_players"):
+        core.init(table, rng)
+    for bad in (1, 11):
+        with pytest.raises(ValueError, match="num_players must be 2 .. 10"):
+            core.init(table, rng, bad)
+    with pytest.raises(ValueError, match="table_params"):
+        core.init(core.make_params("classic", 4), rng, 3)
+    with pytest.raises(ValueError, match="teams"):
+        core.table_params("teams", max_players=6)
+
+
+@pytest.mark.parametrize("preset, players, flags, sizes, want", [
+    ("classic", 3, {}, [1, 2, 4], [1.0, -0.5, -0.5]),
+    ("classic", 3, {}, [1, 1, 3], [0.25, 0.25, -0.5]),
+    ("classic", 4, {}, [2, 2, 2, 2], [0.0, 0.0, 0.0, 0.0]),
+    ("teams", 4, {}, [1, 2, 3, 3], [1.0, -1.0, 1.0, -1.0]),
+    ("teams", 4, {}, [1, 2, 3, 2], [0.0, 0.0, 0.0, 0.0])])
+def test_settle_cut_pays_the_standing_as_the_numba_engine(preset, players, flags, sizes,
+                                                          want):
+    """``settle_cut`` (docs/rules.md 7) on states whose hand sizes are set: the fewest
+    cards share the win (teams: the partners' total), as tests/rules/test_rules_classic.py
+    checks on the numba engine; the identity tests compare whole cut games."""
+    params = core.make_params(preset, players, settle_cut=True, **flags)
+    T = core._tables(params)
+    shapes = jax.eval_shape(lambda: core.init(params, core.seed_stream(0, 0)))
+    s = jax.tree.map(lambda x: jnp.zeros(x.shape, x.dtype), shapes)
+    s = s._replace(hand_size=jnp.asarray(sizes, jnp.int32))
+    got = jax.jit(lambda s: core._settle_cut(s, T))(s)
+    assert np.asarray(got).tolist() == want

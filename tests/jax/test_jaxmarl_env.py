@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 jax = pytest.importorskip("jax", reason='needs the "jax" extra: pip install -e ".[jax]"')
-jaxmarl = pytest.importorskip("jaxmarl", reason='needs the "jax" extra: pip install -e ".[jax]"')
+jaxmarl = pytest.importorskip("jaxmarl",
+                              reason='needs the "jaxmarl" extra: pip install -e ".[jaxmarl]"')
 import jax.numpy as jnp  # noqa: E402
 from jaxmarl.environments.multi_agent_env import MultiAgentEnv  # noqa: E402
 from jaxmarl.wrappers.baselines import LogWrapper  # noqa: E402

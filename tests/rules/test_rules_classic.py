@@ -1147,6 +1147,45 @@ def test_max_turns_truncates_round():
     assert game.legal_moves() == []
 
 
+@pytest.mark.parametrize("hands, rewards", [
+    # the fewest cards at the cut: one leader takes the win reward
+    ([["R3", "G1"], ["R4", "G2", "B5"], ["R6", "G4"]], [1.0, -0.5, -0.5]),
+    # two leaders share it: (3/2 - 1)/(3 - 1) each
+    ([["R3", "G1"], ["R4", "G2"], ["R6", "G4", "B1"]], [0.25, 0.25, -0.5])])
+def test_settle_cut_pays_the_fewest_cards(hands, rewards):
+    """docs/rules.md 7: ``settle_cut=True`` settles a round cut by ``max_turns`` by the
+    cards each seat holds, zero-sum."""
+    game = scen(hands, max_turns=2, uno_call=False, settle_cut=True)
+    game.play("R3")
+    game.play("R4")
+    assert game.truncated and game.winner is None
+    assert game.rewards == rewards
+
+
+def test_settle_cut_with_score_rewards_settles_the_points_in_hand():
+    """docs/rules.md 7: with ``reward="score"`` each pair of seats settles the difference
+    of their points: G1 (1 point), G2 B5 (7) and R6 G4 (10) give 18 - 3 x points."""
+    game = scen([["R3", "G1"], ["R4", "G2", "B5"], ["R6", "G4"]], max_turns=2,
+                uno_call=False, reward="score", settle_cut=True)
+    game.play("R3")
+    game.play("R4")
+    assert game.rewards == [15.0, -3.0, -12.0]
+
+
+def test_settle_cut_with_teams_pays_the_team_holding_fewer_cards():
+    """docs/rules.md 7: teams are settled by the cards of both partners (seats 0+2 hold
+    1 + 3, seats 1+3 hold 2 + 2: a tie, then 1 + 3 against 2 + 3)."""
+    hands = [["R3", "G1"], ["R4", "G2", "B5"], ["R6", "G4", "B1", "Y2"], ["R7", "G7", "B7"]]
+    game = scen(hands, max_turns=2, uno_call=False, teams=True, settle_cut=True)
+    game.play("R3")
+    game.play("R4")
+    assert game.rewards == [0.0, 0.0, 0.0, 0.0]
+    game = scen(hands, max_turns=3, uno_call=False, teams=True, settle_cut=True)
+    for card in ("R3", "R4", "R6"):
+        game.play(card)
+    assert game.rewards == [1.0, -1.0, 1.0, -1.0]
+
+
 def test_max_turns_counts_only_ended_turns():
     """docs/rules.md 2 precise points: ``max_turns`` counts turns that have ended (a skipped
     player has no turn; a decision after a draw is still the same turn)."""

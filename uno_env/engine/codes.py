@@ -123,7 +123,8 @@ R_WS_LAST_CARD_WINS = 18
 R_OP_CHALLENGE = 19    # CHALLENGE_CLASSIC or CHALLENGE_RETURN (guilty W4 goes back)
 R_OP_SHANKS_GIVE = 20  # 1: Shanks gives a card with any player count; 0: two players only
 R_OP_BBD_CHALLENGE = 21  # 1: Blackbeard is restricted/challengeable like a W4
-NUM_RULES = 22
+R_SETTLE_CUT = 22      # 1: a round cut by max_turns pays each seat by its standing
+NUM_RULES = 23
 
 SCORING_WINNER, SCORING_PENALTY, SCORING_ELIMINATION = 0, 1, 2
 CHALLENGE_CLASSIC, CHALLENGE_RETURN = 0, 1

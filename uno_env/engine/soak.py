@@ -23,7 +23,8 @@ kind               broken when
 ``action``         the agent chose an action outside the legal mask
 ``finished``       a finished game is not in phase over, or has no winner with an empty
                    hand (the only empty one; docs/rules.md 2) and zero-sum rewards, or
-                   was truncated before ``max_turns`` or with a winner or rewards
+                   was truncated before ``max_turns``, with a winner, or with rewards
+                   (``settle_cut``: rewards that do not add up to zero)
 ``observation``    the decider's observation is not finite or outside
                    ``[0, high]`` (``Config.observation_space``); written every
                    ``obs_every``-th step
@@ -79,8 +80,12 @@ def _finished_breaks(st, g, sp):
     status = info[C.I_STATUS]
     if status == C.STATUS_TRUNCATED:
         bad |= info[C.I_TURNS] < sp.rules[C.R_MAX_TURNS] or info[C.I_MATCH_WINNER] != -1
+        total = 0.0
         for q in range(n):
-            bad |= st.rewards[g, q] != 0.0
+            total += st.rewards[g, q]
+            # a cut round pays nothing, or with settle_cut each seat's standing (zero-sum)
+            bad |= sp.rules[C.R_SETTLE_CUT] == 0 and st.rewards[g, q] != 0.0
+        bad |= abs(total) > 1e-3
     elif status == C.STATUS_OVER:
         w = info[C.I_MATCH_WINNER]
         total = 0.0

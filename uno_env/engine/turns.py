@@ -3,6 +3,7 @@ the moves every variant answers the same way (``catch``, ``uno``, naming a colou
 the verdict of a challenge (docs/rules.md section 2)."""
 from uno_env.engine.jit import njit
 from uno_env.engine import codes as C
+from uno_env.engine.faces import face
 from uno_env.engine.piles import draw_cards
 
 
@@ -41,8 +42,66 @@ def finish_turn(st, g, sp, seat):
     if st.info[g, C.I_TURNS] >= sp.rules[C.R_MAX_TURNS]:
         st.info[g, C.I_STATUS] = C.STATUS_TRUNCATED
         st.info[g, C.I_PHASE] = C.PHASE_OVER
+        if sp.rules[C.R_SETTLE_CUT] != 0:
+            settle_cut(st, g, sp)
         return True
     return False
+
+
+@njit
+def _standing(st, g, sp, seat):
+    """What a seat holds at a cut: its cards (``reward="win"``), or their points on the
+    side in play (``reward="score"``)."""
+    if sp.rules[C.R_REWARD] != C.REWARD_SCORE:
+        return st.hand_size[g, seat]
+    total = 0
+    for t in range(st.hands.shape[2]):
+        if st.hands[g, seat, t] > 0:
+            total += st.hands[g, seat, t] * sp.face_points[face(st, g, sp, t)]
+    return total
+
+
+@njit
+def settle_cut(st, g, sp):
+    """``settle_cut=True`` (docs/rules.md 7): a round cut by ``max_turns`` pays each seat
+    by its standing, zero-sum, so that stalling to the cut does not pay. ``reward="win"``:
+    the seats holding the fewest cards share the win, ``(P / k - 1) / (P - 1)`` each
+    (``k`` of them; one: +1, the win reward) and every other seat gets ``-1 / (P - 1)``;
+    teams: the team holding fewer cards +1 each, the other -1, a tie 0. ``"score"``: each
+    pair of seats settles the difference of their hands' points, ``sum_q (pts_q -
+    pts_s)`` to seat ``s``; teams: each seat gets the other team's points less its own
+    team's."""
+    num_players = sp.rules[C.R_NUM_PLAYERS]
+    score = sp.rules[C.R_REWARD] == C.REWARD_SCORE
+    if sp.rules[C.R_TEAMS] != 0:
+        even = _standing(st, g, sp, 0) + _standing(st, g, sp, 2)
+        odd = _standing(st, g, sp, 1) + _standing(st, g, sp, 3)
+        if score:
+            value = float(odd - even)
+        else:
+            value = 1.0 if even < odd else (-1.0 if even > odd else 0.0)
+        for q in range(4):
+            st.rewards[g, q] = value if q % 2 == 0 else -value
+        return
+    low = _standing(st, g, sp, 0)
+    total = 0
+    for q in range(num_players):
+        own = _standing(st, g, sp, q)
+        total += own
+        low = min(low, own)
+    if score:
+        for q in range(num_players):
+            st.rewards[g, q] = total - num_players * _standing(st, g, sp, q)
+        return
+    leaders = 0
+    for q in range(num_players):
+        if _standing(st, g, sp, q) == low:
+            leaders += 1
+    for q in range(num_players):
+        if _standing(st, g, sp, q) == low:
+            st.rewards[g, q] = (num_players / leaders - 1.0) / (num_players - 1)
+        else:
+            st.rewards[g, q] = -1.0 / (num_players - 1)
 
 
 @njit(inline="always")

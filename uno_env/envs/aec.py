@@ -30,8 +30,8 @@ Action Space
 
 Rewards
     Single round (``target_score=0``): the winner +1, every other player -1/(N-1);
-    ``reward="score"`` gives round points; truncation (``max_turns``) gives 0
-    (docs/rules.md section 7). In a match, "win" rewards come when the match ends and
+    ``reward="score"`` gives round points; truncation (``max_turns``) gives 0, or with
+    ``settle_cut=True`` each seat's standing (docs/rules.md section 7). In a match, "win" rewards come when the match ends and
     "score" rewards at the end of every round.
 
 Errors
@@ -200,7 +200,8 @@ class raw_env(AECEnv):
             self._clear_rewards()
             self._rewarded = False
         self.agent_selection = self.possible_agents[code & STEP_SEAT_MASK]
-        if code & STEP_ROUND_ENDED:
+        # a round's end, or a cut (settle_cut's settlement; otherwise zeros)
+        if code & (STEP_ROUND_ENDED | STEP_EPISODE_ENDED):
             for name, r in zip(self.possible_agents, game.rewards):
                 self.rewards[name] = r
             self._rewarded = True

@@ -2,7 +2,7 @@
 (docs/jax-identity.md). Needs the ``jax`` extra (``pip install -e ".[jax]"``);
 ``import uno_env`` never imports this package.
 
-``make_params``, ``init``, ``step``, ``observe``, ``seed_stream``, ``State`` and
+``make_params`` (``table_params``: any table size in one program), ``init``, ``step``, ``observe``, ``seed_stream``, ``State`` and
 ``Params`` are the functional engine (``uno_env.jax.core``); ``simulate`` plays random
 games (``uno_env.jax.simulate``). The pgx and JaxMARL environments load on first use.
 
@@ -19,14 +19,14 @@ module              holds
 """
 from uno_env.jax.core import (  # noqa: F401
     SUPPORTED_PRESETS, Params, State, init, make_params, observe, seed_stream, step,
-    supported_flags)
+    supported_flags, table_params)
 from uno_env.jax.simulate import simulate  # noqa: F401
 
 #: lazily loaded adapters: name -> module (their frameworks load only when asked for)
 _LAZY = {"UnoPgx": "uno_env.jax.pgx_env", "UnoJaxMARL": "uno_env.jax.jaxmarl_env"}
 
 __all__ = ["SUPPORTED_PRESETS", "Params", "State", "init", "make_params", "observe",
-           "seed_stream", "step", "supported_flags", "simulate", *_LAZY]
+           "seed_stream", "step", "supported_flags", "table_params", "simulate", *_LAZY]
 
 
 def __getattr__(name):

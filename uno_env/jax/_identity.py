@@ -22,11 +22,15 @@ from uno_env.jax.simulate import random_action, simulate as jax_simulate
 CONFIGS = [("classic", players, {}) for players in range(2, 11)] + [("teams", 4, {})] + [
     # whole matches: rounds dealt by the last winner, match scores in the observation
     ("classic", 3, {"target_score": 200, "dealer": 2}),
-    ("classic", 4, {"scoring": "penalty", "target_score": 120, "reward": "score"}),
-    ("teams", 4, {"target_score": 150, "reward": "score"}),
+    # (rounds past 300 turns cut and settled by the points held: settle_cut)
+    ("classic", 4, {"scoring": "penalty", "target_score": 120, "reward": "score",
+                    "max_turns": 300, "settle_cut": True}),
+    ("teams", 4, {"target_score": 150, "reward": "score", "max_turns": 300,
+                  "settle_cut": True}),
     # no bluff (the W4 masked while holding the colour; no shown hand), implicit UNO,
-    # small hands, and rounds cut by max_turns
-    ("classic", 5, {"bluff": False, "uno_call": False, "hand_size": 4, "max_turns": 50}),
+    # small hands, and rounds cut by max_turns, settled by the cards held (settle_cut)
+    ("classic", 5, {"bluff": False, "uno_call": False, "hand_size": 4, "max_turns": 50,
+                    "settle_cut": True}),
 ]
 
 
@@ -38,16 +42,34 @@ def config_name(preset: str, players: int, flags: dict) -> str:
 CHUNK = 128
 
 
-@lru_cache(maxsize=32)
 def _replay(params: core.Params):
-    """One compiled program per configuration (its compile is most of a check's time):
-    ``chunk(state, seed_pair, indices, fresh, agent, actions)`` deals the games
-    ``indices`` of ``seed_pair`` first if ``fresh`` (else goes on from ``state``),
-    reports them, then takes ``CHUNK`` steps in one ``lax.scan``: the random agent's
-    actions drawn from each game's own stream while it is on (``agent``;
-    ``simulate.random_action``), else ``actions``. After each step it reports what
-    ``EverySeatBatch`` reports (the observation of ``State.seat``: the decider, or the
-    last one of a game that just ended) and the action taken."""
+    """The compiled program of ``params``'s preset and flags (``_program``), for its
+    player count: ``chunk(state, seed_pair, indices, fresh, agent, actions)`` and
+    ``blank(num_games)``. Every table size of a preset and flags shares one program
+    (``core.table_params``): its reports hold the largest table's arrays (observation,
+    rewards), which ``_compare_steps`` cuts to ``params``'s sizes."""
+    table = core.table_params(params.preset, **dict(params.flags))
+    chunk, blank = _program(table)
+    players = jnp.int32(params.num_players)
+
+    def run(state, seed_pair, indices, fresh, agent, actions):
+        return chunk(state, seed_pair, indices, players, fresh, agent, actions)
+
+    return run, lambda num_games: blank(num_games, params.num_players)
+
+
+@lru_cache(maxsize=32)
+def _program(table: core.Params):
+    """One compiled program per preset and flags, every table size (its compile is most
+    of a check's time): ``chunk(state, seed_pair, indices, num_players, fresh, agent,
+    actions)`` deals the games ``indices`` of ``seed_pair`` at tables of
+    ``num_players`` first if ``fresh`` (else goes on from ``state``), reports them,
+    then takes ``CHUNK`` steps in one ``lax.scan``: the random agent's actions drawn
+    from each game's own stream while it is on (``agent``; ``simulate.random_action``),
+    else ``actions``. After each step it reports what ``EverySeatBatch`` reports (the
+    observation of ``State.seat``: the decider, or the last one of a game that just
+    ended) and the action taken."""
+    params = table
 
     def report(s, action):
         return (s.current_player, s.legal_action_mask, core.observe(params, s, s.seat),
@@ -62,19 +84,20 @@ def _replay(params: core.Params):
         s = core.step(params, s, action)
         return s, report(s, action)
 
-    def chunk(state, seed_pair, indices, fresh, agent, actions):
+    def chunk(state, seed_pair, indices, num_players, fresh, agent, actions):
         state = jax.lax.cond(
             fresh, lambda: jax.vmap(lambda i: core.init(
-                params, core.seed_stream(seed_pair, i)))(indices), lambda: state)
+                params, core.seed_stream(seed_pair, i), num_players))(indices),
+            lambda: state)
         first = jax.vmap(report)(state, jnp.full(indices.shape, -1, jnp.int32))
         state, out = jax.lax.scan(
             lambda s, a: jax.vmap(one_step, in_axes=(0, 0, None))(s, a, agent),
             state, actions)
         return state, first, out
 
-    def blank(num_games):
+    def blank(num_games, num_players):
         shapes = jax.eval_shape(lambda: jax.vmap(lambda i: core.init(
-            params, core.seed_stream(0, i)))(jnp.arange(num_games)))
+            params, core.seed_stream(0, i), num_players))(jnp.arange(num_games)))
         return jax.tree.map(lambda x: jnp.zeros(x.shape, x.dtype), shapes)
 
     return jax.jit(chunk), blank
@@ -152,6 +175,9 @@ def compare_random_play(preset: str, num_players: int, num_games: int, seed: int
     final = out.pop("final")
     for field in ("winner", "turns", "steps", "points"):
         a, b = np.asarray(getattr(final, field)), np.asarray(getattr(ref, field))
+        if field == "points":  # the table program's seats past num_players stay empty
+            assert not a[:, num_players:].any(), f"{name}: points past the table"
+            a = a[:, :num_players]
         bad = np.flatnonzero((a != b).reshape(num_games, -1).any(axis=1))
         assert bad.size == 0, (_where(name, f"simulate's {field}", int(bad[0])) +
                                f": jax {a[bad[0]]}, numba {b[bad[0]]}")
@@ -197,16 +223,27 @@ def _compare_steps(preset, num_players, num_games, seed, choose, max_steps, flag
         state, first, out = chunk(state, _seed_pair(seed), indices, fresh, agent,
                                   jnp.asarray(acts))
         if fresh:  # the deal, compared before the first step
-            _check(name, 0, [np.asarray(x)[None] for x in first], first_ref,
-                   np.ones((1, num_games), bool), np.ones((1, num_games), bool))
+            _check(name, 0, _cut(name, [np.asarray(x)[None] for x in first], params),
+                   first_ref, np.ones((1, num_games), bool), np.ones((1, num_games), bool))
         fresh = False
-        mine = [np.asarray(x)[:n] for x in out]
+        mine = _cut(name, [np.asarray(x)[:n] for x in out], params)
         before = np.stack([x[0] for x in lives])
         after = np.stack([x[1] for x in lives])
         _check(name, t + 1, mine, [np.stack(col) for col in zip(*ref)], before, after)
         compared += int(before.sum())
         t += n
     return {"games": num_games, "steps": compared, "final": state}
+
+
+def _cut(name, report, params):
+    """A report of the table program cut to ``params``'s table: the observation to its
+    size and the rewards to its seats (what lies beyond must be zero)."""
+    report = list(report)
+    for i, size in ((2, params.observation_size), (3, params.num_players)):
+        assert not report[i][..., size:].any(), \
+            f"{name}: the table program wrote past the {params.num_players}-seat arrays"
+        report[i] = report[i][..., :size]
+    return report
 
 
 def _check(name, t0, mine, ref, before, after):

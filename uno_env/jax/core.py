@@ -37,7 +37,7 @@ from uno_env.jax._rng import seed_stream  # noqa: F401  (part of this module's A
 SUPPORTED_PRESETS = ("classic", "teams")
 #: rule flags of the classic variant that the JAX engine follows (docs/jax-identity.md)
 _SUPPORTED_FLAGS = ("hand_size", "bluff", "uno_call", "scoring", "target_score",
-                    "max_turns", "dealer", "reward", "teams")
+                    "max_turns", "dealer", "reward", "settle_cut", "teams")
 #: presets that stay with the numba engine, and why (named by the ValueError)
 _NUMBA_ONLY = {
     "flip": "UNO Flip (double-sided cards, docs/rules.md 5)",
@@ -54,12 +54,19 @@ def supported_flags() -> tuple[str, ...]:
 
 
 class Params(NamedTuple):
-    """A configuration: hashable, so it is a static argument of ``jax.jit``."""
+    """A configuration: hashable, so it is a static argument of ``jax.jit``.
+
+    ``make_params`` fixes the player count (``num_players`` seats, arrays of that
+    size). ``table_params`` leaves it to the state: ``num_players`` is then the
+    largest table the arrays hold (``any_players``), ``init`` takes the count (a
+    traced int32 if you like), and one compiled program plays every table size."""
 
     preset: str
     num_players: int
     #: the rule flags given to ``make_params``, as sorted (name, value) pairs
     flags: tuple = ()
+    #: the player count is ``State.num_players`` (2 .. ``num_players``), not static
+    any_players: bool = False
 
     @property
     def num_actions(self) -> int:
@@ -107,16 +114,64 @@ def make_params(preset: str = "classic", num_players: int = 4, **flags) -> Param
     return params
 
 
+def table_params(preset: str = "classic", max_players: int | None = None,
+                 **flags) -> Params:
+    """A configuration whose player count is traced, not static: ``init(params, rng,
+    num_players)`` deals a table of any size from 2 to ``max_players`` (default: the
+    largest the preset and ``hand_size`` allow, 10 for classic, 4 for teams), so one
+    compiled program plays them all (the identity tests compile one program a preset
+    and flag group instead of one a player count).
+
+    The cost (docs/jax.md): every table carries ``max_players`` seats. ``rewards``,
+    ``points``, the hands and the scores are ``[max_players]`` arrays whose seats from
+    ``num_players`` on stay zero; ``observe`` returns ``observation_size`` (the largest
+    table's) floats: the ``num_players``-seat vector of ``make_params(preset,
+    num_players)`` followed by zeros. A 2-player game in a 10-seat program does about
+    the work of a 10-player one."""
+    largest = None
+    for players in ([max_players] if max_players is not None else range(10, 1, -1)):
+        try:
+            largest = make_params(preset, players, **flags)
+            break
+        except ValueError:
+            if max_players is not None:
+                raise
+    if largest is None:  # no table size fits: the 2-player error names why
+        make_params(preset, 2, **flags)
+    return largest._replace(any_players=True)
+
+
 @lru_cache(maxsize=64)
 def _config(params: Params):
     from uno_env.rules.config import make_config
     return make_config(params.preset, params.num_players, **dict(params.flags))
 
 
+def check_players(params: Params, num_players) -> None:
+    """ValueError unless ``num_players`` (a Python int) is a table ``params`` plays:
+    its own count, or with ``table_params`` 2 .. ``params.num_players`` seats that
+    ``make_params(preset, num_players, **flags)`` accepts. A traced count is not
+    checked (give a valid one)."""
+    try:
+        n = int(num_players)
+    except TypeError:  # traced (jax's ConcretizationTypeError is a TypeError)
+        return
+    if not params.any_players:
+        if n != params.num_players:
+            raise ValueError(f"num_players={n} for a {params.num_players}-player "
+                             f"configuration; use table_params for any table size")
+        return
+    if not 2 <= n <= params.num_players:
+        raise ValueError(f"num_players must be 2 .. {params.num_players} for this "
+                         f"table, got {n}")
+    make_params(params.preset, n, **dict(params.flags))
+
+
 class _Tables(NamedTuple):
     """Read-only numpy tables and ints of one configuration (constants in the traces)."""
 
-    P: int
+    P: int                     # seats the arrays hold (the player count unless any_players)
+    fixed: bool                # the player count is P (else State.num_players)
     K: int
     N: int
     num_actions: int
@@ -131,6 +186,7 @@ class _Tables(NamedTuple):
     max_turns: int
     dealer: int
     reward: int
+    settle_cut: bool
     teams: bool
     type_color: np.ndarray     # int32[K] colour of each type's face (NO_COLOR for wilds)
     type_rank: np.ndarray      # int32[K]
@@ -142,6 +198,9 @@ class _Tables(NamedTuple):
     action_type: np.ndarray    # int32[A]: type a play/wild action plays (0 elsewhere)
     action_plays: np.ndarray   # bool[A]: a play or wild action
     action_slot: np.ndarray    # int32[A]: the colour slot a wild action names
+    obs_by_players: np.ndarray  # int32[P + 1, fields]: obs_at of each table size
+    loss_by_players: np.ndarray  # float32[P + 1]: a loser's win reward, -1/(players - 1)
+    share_by_players: np.ndarray  # float32[P + 1, P + 1]: settle_cut's share of k leaders
 
 
 @lru_cache(maxsize=64)
@@ -163,8 +222,16 @@ def _tables(params: Params) -> _Tables:
             action_type[a], action_plays[a], action_slot[a] = t, True, c
     draw = {C.DRAW2: 2, C.WILD4: 4}
     from uno_env.rules.config import FIRST_CARD_REDO
+    from uno_env.engine.obs_layout import field_offsets
+    sizes = [max(p, 2) for p in range(cfg.num_players + 1)]
+    obs_by_players = np.stack([field_offsets(cfg.deck.num_types, p, rules)
+                               for p in sizes]).astype(np.int32)
+    loss = np.array([np.float32(-1.0 / (p - 1)) for p in sizes], np.float32)
+    # (P / k - 1) / (P - 1) in float64 then float32, as engine/turns.settle_cut computes it
+    share = np.array([[(p / max(k, 1) - 1.0) / (p - 1) for k in range(len(sizes))]
+                      for p in sizes]).astype(np.float32)
     return _Tables(
-        P=cfg.num_players, K=cfg.deck.num_types, N=cfg.deck.num_cards, num_actions=A,
+        P=cfg.num_players, fixed=not params.any_players, K=cfg.deck.num_types, N=cfg.deck.num_cards, num_actions=A,
         obs_size=lay.obs_size,
         layout={name: int(getattr(lay, name)) for name in
                 ("PLAY", "WILD", "DRAW", "PASS", "CHALLENGE", "ACCEPT", "UNO", "CATCH",
@@ -173,14 +240,15 @@ def _tables(params: Params) -> _Tables:
         hand_size=rules.hand_size, bluff=bool(rules.bluff), uno_call=bool(rules.uno_call),
         scoring=int(sp.rules[C.R_SCORING]), target=rules.target_score,
         max_turns=rules.max_turns, dealer=rules.dealer, reward=int(sp.rules[C.R_REWARD]),
-        teams=bool(rules.teams),
+        settle_cut=bool(rules.settle_cut), teams=bool(rules.teams),
         type_color=sp.face_color[face].astype(np.int32), type_rank=rank,
         type_points=sp.face_points[face].astype(np.int32),
         type_wild=rank >= C.FIRST_WILD_RANK,
         type_draw=np.array([draw.get(int(r), 0) for r in rank], np.int32),
         type_redo=np.isin(rank, FIRST_CARD_REDO),
         deck=np.repeat(np.arange(len(face), dtype=np.int32), sp.type_count),
-        action_type=action_type, action_plays=action_plays, action_slot=action_slot)
+        action_type=action_type, action_plays=action_plays, action_slot=action_slot,
+        obs_by_players=obs_by_players, loss_by_players=loss, share_by_players=share)
 
 
 class State(NamedTuple):
@@ -222,6 +290,7 @@ class State(NamedTuple):
     scores: jax.Array             # int32[P]: match totals
     status: jax.Array             # int32[]: STATUS_*
     rng: jax.Array                # uint32[2]: the game's stream (hi, lo)
+    num_players: jax.Array        # int32[]: the seats at the table (<= the arrays' P)
 
 
 _I32 = jnp.int32
@@ -229,6 +298,16 @@ _I32 = jnp.int32
 
 def _i(x):
     return jnp.asarray(x, _I32)
+
+
+def _players(s: State, T: _Tables):
+    """The player count: a Python int for a fixed table, else the state's (traced)."""
+    return T.P if T.fixed else s.num_players
+
+
+def _seated(s: State, T: _Tables):
+    """bool[P]: the seats at the table (all of them for a fixed table)."""
+    return jnp.arange(T.P, dtype=_I32) < _players(s, T)
 
 
 # --- piles (engine/piles.py) ------------------------------------------------------------
@@ -346,13 +425,15 @@ def _deal(s: State, T: _Tables, dealer, active):
     """Where ``active``: shuffle the whole deck, deal, turn up the first card and apply
     its effect (engine ``rounds.deal`` and ``start_round``); elsewhere ``s`` unchanged
     and its stream not advanced."""
-    P, K, N = T.P, T.K, T.N
+    K, N = T.K, T.N
+    P = _players(s, T)
     rng, pile = _rng.shuffle_prefix(s.rng, jnp.asarray(T.deck), jnp.where(active, N, 0))
     # one card at a time from the top, starting left of the dealer
     dealt = T.hand_size * P
-    i = jnp.arange(dealt, dtype=_I32)
+    i = jnp.arange(T.hand_size * T.P, dtype=_I32)
     seats = (dealer + 1 + i % P) % P
-    hands = jnp.zeros((P, K), _I32).at[seats, pile[N - 1 - i]].add(1)
+    hands = jnp.zeros((T.P, K), _I32).at[seats, pile[N - 1 - i]].add(
+        (i < dealt).astype(_I32))
     n = N - dealt
 
     # the first card: W4 goes back into the pile at a random place, until another shows
@@ -372,7 +453,8 @@ def _deal(s: State, T: _Tables, dealer, active):
     _, pile, rng = lax.while_loop(redo, put_back, (_i(n), pile, rng))
     t = pile[n - 1]
     new = s._replace(
-        hands=hands, hand_size=jnp.full(P, T.hand_size, _I32), draw_pile=pile,
+        hands=hands, hand_size=jnp.where(_seated(s, T), T.hand_size, 0).astype(_I32),
+        draw_pile=pile,
         draw_len=_i(n - 1), discard=jnp.zeros(N, _I32).at[0].set(t), discard_len=_i(1),
         discard_counts=jnp.zeros(K, _I32).at[t].set(1), direction=_i(1),
         drawn_type=_i(-1), uno_called=_i(-1), catch_pending=_i(-1), catchable=_i(-1),
@@ -399,8 +481,9 @@ def _deal(s: State, T: _Tables, dealer, active):
 def _end_round(s: State, T: _Tables, winner, active):
     """Where ``active``: ``winner`` went out; score the round, end the match or deal
     the next round (engine ``rounds.end_round`` and ``_end_round_teams``)."""
-    P = T.P
-    seats = jnp.arange(P, dtype=_I32)
+    P = _players(s, T)
+    seats = jnp.arange(T.P, dtype=_I32)
+    seated = _seated(s, T)
     hand_pts = (s.hands * jnp.asarray(T.type_points)).sum(axis=1)
     rewards = s.rewards
     if T.teams:
@@ -408,16 +491,18 @@ def _end_round(s: State, T: _Tables, winner, active):
         total = jnp.where(same, 0, hand_pts).sum()
         round_points = jnp.where(seats == winner, total, 0)
         if T.reward == C.REWARD_SCORE:
-            rewards = jnp.where(same, total, -total).astype(jnp.float32)
+            rewards = jnp.where(seated, jnp.where(same, total, -total), 0).astype(
+                jnp.float32)
     else:
-        others = seats != winner
+        others = (seats != winner) & seated
         total = jnp.where(others, hand_pts, 0).sum()
         if T.scoring == C.SCORING_PENALTY:
             round_points = jnp.where(others, hand_pts, 0)
         else:
             round_points = jnp.where(seats == winner, total, 0)
         if T.reward == C.REWARD_SCORE:
-            rewards = jnp.where(others, -hand_pts, total).astype(jnp.float32)
+            rewards = jnp.where(others, -hand_pts, jnp.where(seated, total, 0)).astype(
+                jnp.float32)
     scores = s.scores
     if T.target == 0:
         match_winner = winner
@@ -429,13 +514,16 @@ def _end_round(s: State, T: _Tables, winner, active):
         elif T.scoring == C.SCORING_WINNER:
             match_winner = jnp.where(scores[winner] >= T.target, winner, -1)
         else:  # the lowest total wins (ties: the lower seat)
-            match_winner = jnp.where((scores >= T.target).any(), jnp.argmin(scores), -1)
+            lowest = jnp.argmin(jnp.where(seated, scores, jnp.iinfo(np.int32).max))
+            match_winner = jnp.where((scores >= T.target).any(), lowest, -1)
     over = match_winner >= 0
     if T.reward == C.REWARD_WIN:
         if T.teams:
             win = jnp.where((seats - winner) % 2 == 0, 1.0, -1.0)
         else:
-            win = jnp.where(seats == match_winner, 1.0, np.float32(-1.0 / (P - 1)))
+            loss = (np.float32(-1.0 / (P - 1)) if T.fixed
+                    else jnp.asarray(T.loss_by_players)[P])
+            win = jnp.where(seats == match_winner, 1.0, jnp.where(seated, loss, 0.0))
         rewards = jnp.where(over, win.astype(jnp.float32), rewards)
     points = scores if T.target > 0 else round_points
     new = s._replace(
@@ -449,6 +537,34 @@ def _end_round(s: State, T: _Tables, winner, active):
     return new
 
 
+def _settle_cut(s: State, T: _Tables):
+    """``settle_cut=True``: the rewards of a round cut by ``max_turns``, by each seat's
+    standing (engine ``turns.settle_cut``, docs/rules.md 7): the fewest cards share the
+    win (``reward="win"``), or each pair of seats settles the difference of their
+    points in hand (``"score"``); teams by the team's total."""
+    P = _players(s, T)
+    seats = jnp.arange(T.P, dtype=_I32)
+    seated = _seated(s, T)
+    score = T.reward == C.REWARD_SCORE
+    if score:
+        stand = (s.hands * jnp.asarray(T.type_points)).sum(axis=1)
+    else:
+        stand = s.hand_size
+    if T.teams:
+        even, odd = stand[0] + stand[2], stand[1] + stand[3]
+        value = ((odd - even).astype(jnp.float32) if score else
+                 jnp.where(even < odd, 1.0, jnp.where(even > odd, -1.0, 0.0)))
+        return jnp.where(seats % 2 == 0, value, -value).astype(jnp.float32)
+    if score:
+        total = jnp.where(seated, stand, 0).sum()
+        return jnp.where(seated, total - P * stand, 0).astype(jnp.float32)
+    low = jnp.where(seated, stand, jnp.iinfo(np.int32).max).min()
+    lead = seated & (stand == low)
+    share = jnp.asarray(T.share_by_players)[P, lead.sum()]
+    loss = jnp.asarray(T.loss_by_players)[P]
+    return jnp.where(lead, share, jnp.where(seated, loss, 0.0)).astype(jnp.float32)
+
+
 def _finalize(s: State, T: _Tables) -> State:
     """The public fields derived from the internal ones."""
     over = s.status != C.STATUS_PLAYING
@@ -459,11 +575,19 @@ def _finalize(s: State, T: _Tables) -> State:
         truncated=s.status == C.STATUS_TRUNCATED)
 
 
-def init(params: Params, rng) -> State:
+def init(params: Params, rng, num_players=None) -> State:
     """A new game (a match with ``target_score``) dealt from ``rng`` (``seed_stream``):
-    the numba engine's ``reset_game``."""
+    the numba engine's ``reset_game``. ``num_players``: the table's size, required by a
+    ``table_params`` configuration (an int, or a traced int32 of 2 .. its
+    ``num_players``), else ``params.num_players`` if given."""
     T = _tables(params)
     P, K, N = T.P, T.K, T.N
+    if num_players is None:
+        if not T.fixed:
+            raise ValueError("init of a table_params configuration needs num_players "
+                             f"(2 .. {P})")
+        num_players = P
+    check_players(params, num_players)
     s = State(
         current_player=_i(0), legal_action_mask=jnp.zeros(T.num_actions, bool),
         rewards=jnp.zeros(P, jnp.float32), terminated=jnp.asarray(False),
@@ -475,7 +599,7 @@ def init(params: Params, rng) -> State:
         uno_called=_i(-1), catch_pending=_i(-1), catchable=_i(-1), w4_player=_i(-1),
         w4_guilty=jnp.asarray(False), pending_draw=_i(0), shown_to=_i(-1), shown_by=_i(-1),
         shown=jnp.zeros(K, _I32), scores=jnp.zeros(P, _I32), status=_i(C.STATUS_PLAYING),
-        rng=jnp.asarray(rng, jnp.uint32))
+        rng=jnp.asarray(rng, jnp.uint32), num_players=_i(num_players))
     s = _deal(s, T, _i(T.dealer), jnp.asarray(True))
     return _finalize(s, T)
 
@@ -485,7 +609,7 @@ def init(params: Params, rng) -> State:
 
 def _apply(s: State, T: _Tables, action) -> State:
     lay = T.layout
-    P = T.P
+    P = _players(s, T)
     seat, phase = s.seat, s.phase
     action = _i(action)
     # common_move: catch, uno and naming a first card's colour; every other move closes
@@ -500,7 +624,7 @@ def _apply(s: State, T: _Tables, action) -> State:
     is_pass = rest & (action == lay["PASS"])
     is_play = rest & ~is_draw & ~is_pass
     offender = jnp.maximum(s.catchable, 0)
-    s = s._replace(rewards=jnp.zeros(P, jnp.float32), catchable=_i(-1),
+    s = s._replace(rewards=jnp.zeros(T.P, jnp.float32), catchable=_i(-1),
                    uno_called=jnp.where(is_uno, seat, s.uno_called))
 
     # a card played: judged (W4 guilt) on the hand as played, then discarded
@@ -553,7 +677,7 @@ def _apply(s: State, T: _Tables, action) -> State:
     s = s._replace(direction=jnp.where(plays_on & is_rev, -s.direction, s.direction))
     after2 = (seat + 2 * s.direction) % P   # (the direction is unchanged unless reversed)
     play_target = jnp.where(rank == C.SKIP, after2, jnp.where(
-        is_rev, seat if P == 2 else (seat + s.direction) % P,
+        is_rev, jnp.where(P == 2, seat, (seat + s.direction) % P),
         jnp.where(challengeable, nxt, jnp.where(play_draw > 0, after2, nxt))))
     play_phase = jnp.where(challengeable, C.PHASE_CHALLENGE, C.PHASE_PLAY)
     s = s._replace(
@@ -575,6 +699,8 @@ def _apply(s: State, T: _Tables, action) -> State:
         status=jnp.where(truncated, C.STATUS_TRUNCATED, s.status),
         phase=jnp.where(truncated, C.PHASE_OVER, s.phase),
         pending_draw=jnp.where(plays_on & ~truncated & challengeable, 4, s.pending_draw))
+    if T.settle_cut:
+        s = s._replace(rewards=jnp.where(truncated, _settle_cut(s, T), s.rewards))
 
     # begin_decision
     chal_target = jnp.where(challenge & w4_guilty, seat, (seat + s.direction) % P)
@@ -609,35 +735,53 @@ def step(params: Params, state: State, action) -> State:
 # --- the observation (engine/observe.py) ------------------------------------------------------
 
 
+def _put(out, start, values, count=None):
+    """``out`` with ``values`` written from ``start`` (the first ``count`` of them, all
+    if None); a static slice when ``start`` and ``count`` are Python ints."""
+    n = values.shape[0]
+    if count is None:
+        count = n
+    if isinstance(start, int) and isinstance(count, int):
+        return out.at[start:start + count].set(values[:count])
+    lane = jnp.arange(n, dtype=_I32)
+    idx = jnp.where(lane < count, start + lane, out.shape[0])   # past the end: dropped
+    return out.at[idx].set(values, mode="drop")
+
+
 def observe(params: Params, state: State, seat) -> jax.Array:
     """``seat``'s observation: float32[observation_size], the vector ``EverySeatBatch``
-    gives that seat (layout: engine/observe.py)."""
+    gives that seat (layout: engine/observe.py). With ``table_params``, the vector of
+    the state's table size followed by zeros up to the largest table's size."""
     T = _tables(params)
-    at, P, K = T.obs_at, T.P, T.K
     s = state
+    K = T.K
+    P = _players(s, T)
+    if T.fixed:
+        at = T.obs_at
+    else:
+        row = jnp.asarray(T.obs_by_players)[P]
+        at = {name: row[i] for i, name in enumerate(C.OBS_FIELDS)}
     seat = _i(seat)
     out = jnp.zeros(T.obs_size, jnp.float32)
     f32 = jnp.float32
-    out = out.at[at["hand"]:at["hand"] + K].set(s.hands[seat].astype(f32))
-    out = out.at[at["played"]:at["played"] + K].set(s.discard_counts.astype(f32))
+    out = _put(out, at["hand"], s.hands[seat].astype(f32))
+    out = _put(out, at["played"], s.discard_counts.astype(f32))
     top = s.discard[jnp.maximum(s.discard_len - 1, 0)]
     out = out.at[at["top"] + top].add(jnp.where(s.discard_len > 0, 1.0, 0.0))
     out = out.at[at["color"] + s.color % 4].add(jnp.where(s.color != C.NO_COLOR, 1.0, 0.0))
     out = out.at[at["direction"]].set(jnp.where(s.direction > 0, 1.0, 0.0))
     out = out.at[at["phase"] + s.phase].set(1.0)
     out = out.at[at["pending_draw"]].set(s.pending_draw.astype(f32))
-    rel = (seat + jnp.arange(P, dtype=_I32)) % P
-    out = out.at[at["scores"]:at["scores"] + P].set(s.scores[rel].astype(f32))
-    out = out.at[at["opponent_cards"]:at["opponent_cards"] + P - 1].set(
-        s.hand_size[rel[1:]].astype(f32))
+    rel = (seat + jnp.arange(T.P, dtype=_I32)) % P
+    out = _put(out, at["scores"], s.scores[rel].astype(f32), P)
+    out = _put(out, at["opponent_cards"], s.hand_size[rel[1:]].astype(f32), P - 1)
     out = out.at[at["catchable"] + (s.catchable - seat) % P].add(
         jnp.where(s.catchable >= 0, 1.0, 0.0))
     out = out.at[at["uno_called"]].set(jnp.where(s.uno_called == seat, 1.0, 0.0))
     out = out.at[at["draw_pile"]].set(s.draw_len.astype(f32))
-    if at["shown_hand"] >= 0:
+    if T.obs_at["shown_hand"] >= 0:
         shown = s.shown_to == seat
-        out = out.at[at["shown_hand"]:at["shown_hand"] + K].set(
-            jnp.where(shown, s.shown, 0).astype(f32))
+        out = _put(out, at["shown_hand"], jnp.where(shown, s.shown, 0).astype(f32))
         out = out.at[at["shown_by"] + (s.shown_by - seat) % P].add(
             jnp.where(shown, 1.0, 0.0))
     return out

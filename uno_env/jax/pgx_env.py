@@ -29,7 +29,10 @@ differ, this adapter follows pgx (docs/jax.md):
   random-against-random classic games reach it): ``terminated`` with zero rewards, as
   pgx's Go ends at its ``max_termination_steps``; pgx leaves ``truncated`` to wrappers
   (its ``api_test`` plays each game until ``terminated``), so it stays False here.
-  uno-env reports such a game as truncated: ``state._x.truncated`` still says so;
+  uno-env reports such a game as truncated: ``state._x.truncated`` still says so. With
+  the rule flag ``settle_cut=True`` the cut step's rewards settle the game by each
+  seat's standing instead (zero-sum; docs/rules.md 7), so self-play cannot gain by
+  stalling to the limit;
 - ``current_player`` and the ``rewards`` index are absolute seats (0 .. P-1); the engine
   already deals the starting seat from the game's stream, so no player-order shuffle is
   added.
@@ -118,7 +121,8 @@ class UnoPgx(pgx.Env):
         # for it
         x = jax.tree.map(lambda new, old: jnp.where(legal, new, old), stepped, x)
         # the turn limit ends the game as pgx's Go ends at its max_termination_steps:
-        # terminated (with the engine's zero rewards); pgx leaves truncation to wrappers
+        # terminated (with the engine's rewards: zero, or settle_cut's settlement); pgx
+        # leaves truncation to wrappers
         over = x.terminated | x.truncated
         return state.replace(
             current_player=jnp.where(over, state.current_player, x.current_player),

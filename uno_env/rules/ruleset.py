@@ -106,6 +106,10 @@ class Rules:
     reward: str = flag("win", "\"win\" (+1 / -1/(N-1), zero-sum) or \"score\" (round "
                        "points)", "7", slot=C.R_REWARD, values=("win", "score"),
                        codes=(C.REWARD_WIN, C.REWARD_SCORE))
+    settle_cut: bool = flag(False, "a round cut by max_turns pays each seat by its "
+                            "standing, zero-sum (fewest cards share the win; \"score\": "
+                            "the points in hand), instead of nothing", "7",
+                            slot=C.R_SETTLE_CUT)
     # --- house rules (docs/rules.md 3) ---
     teams: bool = flag(False, "teams of two, seats 0+2 against 1+3 (4 players)", "2.12",
                        slot=C.R_TEAMS, values_doc="`True` with 4 players")
