@@ -176,9 +176,11 @@ class UnoGame(pyspiel.Game):
                              "bounds the match); a match of several rounds has no "
                              f"bound on its length. Got target_score={rules.target_score}")
         deck = cfg.deck
-        self._loss = loss_value(players) if not rules.teams else -1.0
-        if rules.reward == "win":  # +1 to the winner(s), ``_loss`` (or 0) to the others
-            lo, hi, total, kind = self._loss, 1.0, 0.0, pyspiel.GameType.Utility.ZERO_SUM
+        self._loss, self._win = win_values(players, rules.teams)
+        if rules.reward == "win":  # ``_win`` to the winner(s), ``_loss`` (or 0) to the
+            # others: the bounds are the returns themselves (``exact_rewards``)
+            lo, hi, total, kind = self._loss, self._win, 0.0, \
+                pyspiel.GameType.Utility.ZERO_SUM
         else:  # round points: the cards in the losers' hands, the winner's last card
             # (on the discard pile) not among them
             faces = deck.face_points[deck.type_face]
@@ -229,7 +231,8 @@ class UnoGame(pyspiel.Game):
     def exact_rewards(self, uno: Game) -> list[float]:
         """``uno.rewards`` (float32 in the engine) as float64 values that add up to
         exactly 0 in any order with ``reward="win"``: each loser gets ``_loss`` (or -1
-        with teams), the winner minus their sum, and a truncation 0. With
+        with teams), the winner minus their sum (at most ``_win``, the declared
+        ``max_utility``: ``win_values`` computes both), and a truncation 0. With
         ``reward="score"`` the points are integers, exact already."""
         rewards = uno.rewards
         if self.config.rules.reward != "win":
@@ -649,13 +652,26 @@ class _Cache:
 
 
 def loss_value(players: int) -> float:
-    """A loser's return with ``reward="win"``: -1/(players-1) rounded to 48 significant
-    bits, so that any sum of up to ``players`` returns (multiples of it, the winner's
-    being ``players - 1`` times it) is exact in float64 and the returns add up to 0
-    exactly whatever the order (docs/openspiel.md)."""
-    value = -1.0 / (players - 1)
+    """A loser's return with ``reward="win"``: -1/(players-1) rounded toward 0 to 48
+    significant bits, so that any sum of up to ``players`` returns (multiples of it, the
+    winner's being ``players - 1`` times it) is exact in float64 and the returns add up
+    to 0 exactly whatever the order (docs/openspiel.md). Toward 0: no return is larger
+    in size than the rules' -1/(N-1) and +1."""
+    value = 1.0 / (players - 1)
     mantissa, exponent = math.frexp(value)
-    return math.ldexp(round(math.ldexp(mantissa, 48)), exponent - 48)
+    return -math.ldexp(math.floor(math.ldexp(mantissa, 48)), exponent - 48)
+
+
+def win_values(players: int, teams: bool = False) -> tuple[float, float]:
+    """(a loser's return, a winner's return) with ``reward="win"``: the game's declared
+    ``min_utility`` and ``max_utility``, computed as ``UnoGame.exact_rewards`` computes
+    the returns (the winner gets minus the losers' sum), so no return passes them.
+    Teams: -1 and +1. Otherwise ``loss_value`` and ``players - 1`` times its size (1
+    within 4e-15: exactly 1 at 2, 3, 5 and 9 players)."""
+    if teams:
+        return -1.0, 1.0
+    loss = loss_value(players)
+    return loss, -sum([loss] * (players - 1))
 
 
 def _entries(move: str, last: np.ndarray, obs: np.ndarray, shown) -> list[str]:
