@@ -13,6 +13,7 @@ from conftest import NEEDS
 pyspiel = pytest.importorskip("pyspiel", reason=NEEDS["openspiel"])
 
 from uno_env.integrations.openspiel import game as uno_spiel  # noqa: E402
+from uno_env.integrations.openspiel import tree as ot  # noqa: E402
 
 SMALL = dict(colors=2, numbers=3, copies=1, hand_size=3, chance="sampled")
 
@@ -56,7 +57,9 @@ def sweep(params, games, moves, per, challenge, seed=0):
                 assert sample.observation_tensor(player) == \
                     state.observation_tensor(player)
                 assert sample.legal_actions() == state.legal_actions()
-    assert game.resample_fallbacks == 0  # every one replayed, none determinized
+                assert sample.current_player() == player
+    assert sum(game.resample_counts.values()) == resamples
+    assert game.resample_counts["real"] == 0
     return resamples, challenges
 
 
@@ -105,3 +108,77 @@ def test_a_shown_hand_stays_with_its_owner_in_every_resample():
         assert kept < 30 or state.uno.hand_counts(owner).sum() == shown.sum()
         return
     pytest.fail("no challenge in 40 games")
+
+
+#: the 6-card deck R0 R1 RS Y0 Y1 YS, two cards each, two turns: 2,842 nodes, 702
+#: information sets (``benchmarks/resample_sweep.py`` sweeps every small-deck preset)
+D6 = dict(players=2, colors=2, numbers=2, copies=1, action_cards="S", wilds=0,
+          wild_draw_fours=0, hand_size=2, uno_call=False, bluff=False, max_turns=2)
+
+
+@pytest.fixture(scope="module")
+def d6_sets():
+    sets, nodes = ot.infoset_positions(ot.load(D6))
+    assert nodes == 2842 and len(sets) == 702
+    return sets
+
+
+@pytest.mark.parametrize("chance", ["explicit", "sampled"])
+def test_every_resample_is_a_position_of_its_information_set(d6_sets, chance):
+    """The strongest check: the whole tree's information sets enumerated, each with the
+    positions of its histories (hands, piles, seat to move); every resample along random
+    games is one of its set's positions. The recomputed string alone misses a resample
+    that drops an inference, e.g. that a card drawn without a play-or-keep choice was
+    unplayable (issue #65: 2 of 818 did)."""
+    game = pyspiel.load_game("python_uno", {**D6, "chance": chance})
+    rng = np.random.default_rng(1)
+    resamples = 0
+    for _ in range(16):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes())
+                state.apply_action(int(rng.choice(outcomes, p=probs)))
+                continue
+            p = state.current_player()
+            key = (p, state.information_state_string(p))
+            assert ot.position(state.uno) in d6_sets[key]
+            for _ in range(4):
+                sample = state.resample_from_infostate(p, rng.uniform)
+                resamples += 1
+                assert ot.position(sample.uno) in d6_sets[key]
+                assert sample.information_state_string(p) == key[1]
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    counts = game.resample_counts
+    assert resamples >= 150 and sum(counts.values()) - counts["real"] == resamples
+    assert counts["real"] == 0 and counts["search" if chance == "explicit" else
+                                          "draw"] > 0
+
+
+@pytest.mark.parametrize("preset,players", [("street", 4), ("seven_o", 3), ("flip", 3)])
+def test_house_rules_and_flip_resamples_never_leave_the_information_set(preset, players):
+    """Where independent draws of the hidden cards find no consistent history (house
+    rules that make draws and answers reveal more, UNO Flip's sides facing the table),
+    the random walk from the real history does: no resample falls back to a state of
+    another information set, and each rebuilds the player's string, seat to move and
+    legal moves from its own history."""
+    game = pyspiel.load_game("python_uno", {"preset": preset, "players": players,
+                                            "max_turns": 40})
+    rng = np.random.default_rng(players)
+    state, resamples = game.new_initial_state(), 0
+    for m in range(60):
+        if state.is_terminal():
+            break
+        if m % 6 == 5:
+            p = state.current_player()
+            mine = state.information_state_string(p)
+            sample = state.resample_from_infostate(p, rng.uniform)
+            resamples += 1
+            assert recomputed(sample, p) == mine
+            assert sample.information_state_string(p) == mine
+            assert sample.current_player() == p
+            assert sample.legal_actions() == state.legal_actions()
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    assert resamples >= 5 and sum(game.resample_counts.values()) == resamples
+    if preset == "flip":
+        assert game.resample_counts["chain"] == resamples
