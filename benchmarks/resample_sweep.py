@@ -26,20 +26,24 @@ import uno_env.integrations.openspiel.tree as ot
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
-#: the 6-card deck R0 R1 RS Y0 Y1 YS, two cards each, two players
-D6 = dict(players=2, colors=2, numbers=2, copies=1, action_cards="S", wilds=0,
-          wild_draw_fours=0, hand_size=2, uno_call=False, bluff=False, max_turns=2)
-#: R0 R1 Y0 Y1 W4 with bluffing: a Wild Draw Four may be challenged
-CHALLENGE = dict(D6, action_cards="", wild_draw_fours=1, hand_size=1, bluff=True,
-                 max_turns=3)
-#: every preset of the classic deck made small (docs/rules.md 8)
+#: R0 R1 Y0 Y1 W, two cards each, three turns (the tests' deck: 2,635 nodes)
+W5 = dict(players=2, colors=2, numbers=2, copies=1, action_cards="", wilds=1,
+          wild_draw_fours=0, hand_size=2, uno_call=False, bluff=False, max_turns=3)
+#: R0 R1 Y0 Y1 W4 with bluffing, one card each: a Wild Draw Four may be challenged
+CHALLENGE = dict(W5, wilds=0, wild_draw_fours=1, hand_size=1, bluff=True)
+#: R0 R1 RS Y0 Y1 YS, two cards each, two turns
+D6 = dict(W5, action_cards="S", wilds=0, max_turns=2)
+#: every preset of the classic deck made small (docs/rules.md 8), on a deck where its
+#: house rules can act (a Draw Two to stack, identical cards to jump in with)
 CONFIGS = {
-    "classic": D6, "classic-challenge": CHALLENGE,
+    "classic": W5, "classic-challenge": CHALLENGE, "classic-d6": D6,
     "classic-3p": dict(D6, players=3, hand_size=1, max_turns=3),
-    "street": dict(D6, preset="street"), "progressive": dict(D6, preset="progressive"),
-    "seven_o": dict(D6, preset="seven_o"), "jump_in": dict(D6, preset="jump_in"),
-    "strict": dict(D6, preset="strict"), "multi": dict(D6, preset="multi"),
-    "teams": dict(D6, preset="teams", players=4, hand_size=1, max_turns=2),
+    "street": dict(D6, preset="street"), "seven_o": dict(D6, preset="seven_o"),
+    "progressive": dict(W5, preset="progressive", action_cards="D2", wilds=0,
+                        max_turns=2),
+    "jump_in": dict(W5, preset="jump_in", copies=2, max_turns=2),
+    "strict": dict(W5, preset="strict"), "multi": dict(W5, preset="multi"),
+    "teams": dict(D6, preset="teams", players=4, hand_size=1),
 }
 QUICK = ("classic", "classic-challenge")
 
