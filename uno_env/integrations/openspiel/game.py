@@ -45,10 +45,11 @@ only): the first observation, then per decision the seat, the action, the player
 observation after it and the hand shown to it (docs/openspiel.md).
 
 ``resample_from_infostate(player, sampler)``: a state inside the player's information
-set, the real moves replayed on another deal consistent with all it has seen
-(``uno_env.integrations.openspiel.resample``; its information-state strings are the
-replay's own), else (explicit chance, UNO Flip) ``Game.determinize(player, seed)``
-with the player's string copied (docs/openspiel.md).
+set, always: with sampled chance the real moves replayed on another deal consistent
+with all it has seen (``uno_env.integrations.openspiel.resample``), where independent
+draws find none a random walk from the real history; with explicit chance a history
+found by a search over the chance outcomes. Its information-state strings are its own
+history's (docs/openspiel.md).
 ``clone()`` copies the ``Game`` by ``Game.clone()``.
 """
 from __future__ import annotations
@@ -534,7 +535,8 @@ class UnoState(pyspiel.State):
                 if state is not None:
                     counts["draw"] += 1
                     return self._fresh(state, rng)
-        else:  # UNO Flip: the deal redrawn as Game.determinize does, then replayed
+        else:  # not followed card by card (UNO Flip's two sides): the deal redrawn as
+            # Game.determinize does (what the player saw of it kept), then replayed
             origin = self._origin.value
             for _ in range(resample.FLIP_TRIES):
                 deal = origin.determinize(player, int(rng.integers(2**62)))

@@ -26,9 +26,12 @@ followed card by card instead:
   depends on a hidden hand), is rejected and another drawn.
 
 Cards drawn by the very move that reshuffles keep their real types (the replay uses the
-real random stream there). Not supported (``track`` returns None and the caller falls
-back to ``Game.determinize``): UNO Flip's two-sided cards, and moves that put cards back
-into the draw pile or take them from the discard pile other than by a reshuffle.
+real random stream there). Not followed (``track`` returns None): UNO Flip's two-sided
+cards, and moves that put cards back into the draw pile or take them from the discard
+pile other than by a reshuffle; the caller then redraws the deal by ``Game.determinize``
+and replays it. Where independent draws find no consistent history, the caller walks
+from the real one instead (:func:`exchange`, :func:`exchange_cards`): every step a
+replay the player's record accepts, so every resample is in the information set.
 """
 from __future__ import annotations
 
