@@ -119,9 +119,10 @@ def declared(game):
     assert (kind.min_num_players, kind.max_num_players) == (2, 10)
     assert game.num_distinct_actions() == game.config.layout.size
     if zero:
-        low = -1.0 if rules.teams else uno_spiel.loss_value(players)
-        assert (game.min_utility(), game.max_utility()) == (low, 1.0)
+        low, high = uno_spiel.win_values(players, rules.teams)
+        assert (game.min_utility(), game.max_utility()) == (low, high)
         assert low == pytest.approx(-1 / (1 if rules.teams else players - 1), rel=1e-12)
+        assert high == pytest.approx(1.0, rel=1e-12) and high <= 1.0
     rng = np.random.default_rng(players)
     for _ in range(2):
         state, steps = game.new_initial_state(), 0
@@ -148,6 +149,43 @@ def test_random_sim_test_on_every_preset_and_player_count(config):
     preset, players, flags = config
     check(pyspiel.load_game("python_uno", {"preset": preset, "players": players,
                                            "max_turns": TURNS, **flags}))
+
+
+#: the presets on which issue #65 saw returns past ``max_utility`` at 4, 6, 7 and 10
+#: players (where -1/(N-1) is inexact in float64)
+_INEXACT = ("classic", "classic112", "flip", "progressive", "seven_o", "jump_in",
+            "strict", "multi")
+#: (preset, players) of games played to a winner: every preset, at 2 to 10 players in
+#: turn (teams: 4), and the presets above at 4, 6, 7 and 10 in turn (cheap: the suite's
+#: budget)
+WINNER_CONFIGS = sorted({(preset, 4 if rules.teams else 2 + i % 9)
+                         for i, (preset, rules) in enumerate(PRESETS.items())} |
+                        {(preset, (4, 6, 7, 10)[i % 4]) for i, preset in enumerate(_INEXACT)})
+
+
+@pytest.mark.parametrize("config", WINNER_CONFIGS, ids=lambda c: f"{c[0]}-{c[1]}")
+def test_a_winners_returns_lie_within_the_declared_bounds(config):
+    """Rounds that end with a winner (hands of 1 card, so that random play often
+    finishes one within 40 turns): OpenSpiel's ``random_sim_test``, which checks every return against
+    ``min_utility``/``max_utility``, and the winner's return is ``max_utility`` exactly,
+    a loser's ``min_utility`` exactly, the returns summing to exactly 0."""
+    preset, players = config
+    game = pyspiel.load_game("python_uno", {"preset": preset, "players": players,
+                                            "hand_size": 1, "max_turns": 40})
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+    low, high = game.min_utility(), game.max_utility()
+    assert (low, high) == uno_spiel.win_values(players, game.config.rules.teams)
+    rng = np.random.default_rng(players)
+    for _ in range(10):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(int(rng.choice(state.legal_actions())))
+        returns = state.returns()
+        assert all(low <= r <= high for r in returns) and sum(returns) == 0.0
+        if any(returns):  # a winner, not a truncation
+            assert max(returns) == high and min(returns) == low
+            return
+    pytest.fail(f"no winner in 10 random games of {preset} at {players} players")
 
 
 @pytest.mark.parametrize("config", FLAG_CONFIGS, ids=_id)

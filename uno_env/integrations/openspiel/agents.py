@@ -48,8 +48,8 @@ class _PositionAgent(PositionAgent):
 class ISMCTSAgent(_PositionAgent):
     """OpenSpiel's Python IS-MCTS (``open_spiel.python.algorithms.ismcts``) searching
     ``python_uno`` from the attached game's position: ``simulations`` simulations a
-    decision, each from a world sampled by ``resample_from_infostate``
-    (``Game.determinize``), leaves valued by one uniformly random rollout to the end of
+    decision, each from a world sampled by ``resample_from_infostate`` (a history
+    of the seat's information set, docs/openspiel.md), leaves valued by one uniformly random rollout to the end of
     the game played by the engine (as OpenSpiel's ``RandomRolloutEvaluator`` does, at
     engine speed), UCT constant ``uct_c``, the most visited move. Every random number
     (the worlds sampled, the rollouts, the tree's ties) comes from the agent's seed, so

@@ -45,10 +45,11 @@ only): the first observation, then per decision the seat, the action, the player
 observation after it and the hand shown to it (docs/openspiel.md).
 
 ``resample_from_infostate(player, sampler)``: a state inside the player's information
-set, the real moves replayed on another deal consistent with all it has seen
-(``uno_env.integrations.openspiel.resample``; its information-state strings are the
-replay's own), else (explicit chance, UNO Flip) ``Game.determinize(player, seed)``
-with the player's string copied (docs/openspiel.md).
+set, always: with sampled chance the real moves replayed on another deal consistent
+with all it has seen (``uno_env.integrations.openspiel.resample``), where independent
+draws find none a random walk from the real history; with explicit chance a history
+found by a search over the chance outcomes. Its information-state strings are its own
+history's (docs/openspiel.md).
 ``clone()`` copies the ``Game`` by ``Game.clone()``.
 """
 from __future__ import annotations
@@ -176,9 +177,11 @@ class UnoGame(pyspiel.Game):
                              "bounds the match); a match of several rounds has no "
                              f"bound on its length. Got target_score={rules.target_score}")
         deck = cfg.deck
-        self._loss = loss_value(players) if not rules.teams else -1.0
-        if rules.reward == "win":  # +1 to the winner(s), ``_loss`` (or 0) to the others
-            lo, hi, total, kind = self._loss, 1.0, 0.0, pyspiel.GameType.Utility.ZERO_SUM
+        self._loss, self._win = win_values(players, rules.teams)
+        if rules.reward == "win":  # ``_win`` to the winner(s), ``_loss`` (or 0) to the
+            # others: the bounds are the returns themselves (``exact_rewards``)
+            lo, hi, total, kind = self._loss, self._win, 0.0, \
+                pyspiel.GameType.Utility.ZERO_SUM
         else:  # round points: the cards in the losers' hands, the winner's last card
             # (on the discard pile) not among them
             faces = deck.face_points[deck.type_face]
@@ -217,8 +220,11 @@ class UnoGame(pyspiel.Game):
         self._block = players + cfg.layout.size + obs + deck.num_types
         self._info_size = obs + self.max_decisions * self._block
         self._dealt = 0
-        #: resamples that fell back to Game.determinize (UnoState.resample_from_infostate)
-        self.resample_fallbacks = 0
+        #: how each resample was found (UnoState.resample_from_infostate): "draw"
+        #: (independent draws of the hidden cards, replayed), "chain" (a random walk
+        #: from the real history), "search" (explicit chance; "real" of those: the
+        #: search's budget ran out and the real history was returned)
+        self.resample_counts = {"draw": 0, "chain": 0, "search": 0, "real": 0}
         # the parameters as played: every flag at its value in these rules, so that
         # get_parameters() tells the truth and str(game) loads the same game again
         played = {name: getattr(rules, name) for name in _FLAG_DEFAULTS}
@@ -229,7 +235,8 @@ class UnoGame(pyspiel.Game):
     def exact_rewards(self, uno: Game) -> list[float]:
         """``uno.rewards`` (float32 in the engine) as float64 values that add up to
         exactly 0 in any order with ``reward="win"``: each loser gets ``_loss`` (or -1
-        with teams), the winner minus their sum, and a truncation 0. With
+        with teams), the winner minus their sum (at most ``_win``, the declared
+        ``max_utility``: ``win_values`` computes both), and a truncation 0. With
         ``reward="score"`` the points are integers, exact already."""
         rewards = uno.rewards
         if self.config.rules.reward != "win":
@@ -376,6 +383,7 @@ class UnoState(pyspiel.State):
         seat = self.uno.current_player
         shown = self._shown_hand(int(action))
         if self.get_game().explicit:
+            self._moves = self._moves + [int(action)]
             self._pending = explicit_chance.Pending(self.uno, int(action))
             self._move = (seat, int(action), shown)
             self._settle()
@@ -500,29 +508,200 @@ class UnoState(pyspiel.State):
             self.current_player() if player is None else player)
 
     def resample_from_infostate(self, player_id, probability_sampler):
-        """A state ``player_id`` cannot tell from this one, drawn with a seed from
-        ``probability_sampler``: the real moves replayed on a deal and reshuffles
-        consistent with all the player has seen (``resample``), its information-state
-        strings its own. Where that is not supported (explicit chance, UNO Flip, a
-        state not started by this game) or finds nothing in ``resample.MAX_TRIES``
-        draws (counted in ``game.resample_fallbacks``): ``Game.determinize``, which
-        keeps the player's observation only (docs/openspiel.md)."""
+        """A state ``player_id`` cannot tell from this one (a position of its
+        information set), drawn with a seed from ``probability_sampler``; its
+        information-state strings are its own history's. Sampled chance: the real
+        moves replayed on a deal and reshuffles consistent with all the player has seen
+        (``resample``); explicit chance: a history found by a search over the hidden
+        chance outcomes (``_searched``). ``game.resample_counts`` counts how each was
+        found (docs/openspiel.md)."""
         if self.uno is None or self._pending is not None:
             raise ValueError("resample_from_infostate needs a decision node, not a "
                              "chance node")
         player = int(player_id)
         seed = int(probability_sampler() * 2**62)
+        rng = np.random.default_rng(seed)
+        counts = self.get_game().resample_counts
+        if self.get_game().explicit:
+            counts["search"] += 1
+            return self._fresh(self._searched(player, rng), rng)
+        if self._origin is None:  # pragma: no cover - every sampled state has one
+            raise ValueError("this state does not know the deal it started from")
         tracking = self._tracking(player)
         if tracking is not None:
-            rng = np.random.default_rng(seed)
             for _ in range(resample.MAX_TRIES):
                 state = self._replay(tracking, resample.sample(tracking, rng), player,
                                      rng)
                 if state is not None:
-                    state.uno.stream = int(rng.integers(1, 2**62))
-                    return state
-            self.get_game().resample_fallbacks += 1
-        return self._determinized(player, seed)
+                    counts["draw"] += 1
+                    return self._fresh(state, rng)
+        else:  # not followed card by card (UNO Flip's two sides): the deal redrawn as
+            # Game.determinize does (what the player saw of it kept), then replayed
+            origin = self._origin.value
+            for _ in range(resample.FLIP_TRIES):
+                deal = origin.determinize(player, int(rng.integers(2**62)))
+                deal.stream = origin.stream  # the real reshuffles
+                state = self._replay_deal(deal, player)
+                if state is not None:
+                    counts["draw"] += 1
+                    return self._fresh(state, rng)
+        counts["chain"] += 1
+        return self._fresh(self._chained(tracking, player, rng), rng)
+
+    @staticmethod
+    def _fresh(state: "UnoState", rng) -> "UnoState":
+        """A resample's own random stream for what follows."""
+        state.uno.stream = int(rng.integers(1, 2**62))
+        return state
+
+    def _chained(self, tracking, player: int, rng) -> "UnoState":
+        """Where independent draws found no consistent deal: a random walk from the real
+        history, whose every step is a replayed history the player's record accepts
+        (``resample.CHAIN_STEPS`` proposals: two hidden cards of one group exchanged,
+        or in UNO Flip two cards of the deal sharing a side), so the result is always a
+        position of the information set (at worst the real one)."""
+        if tracking is not None:
+            types = list(tracking.real)
+            state = self._replay(tracking, list(types), player, rng)
+            for _ in range(resample.CHAIN_STEPS):
+                proposal = resample.exchange(tracking, types, rng)
+                if proposal is None:
+                    break
+                got = self._replay(tracking, proposal, player, rng)  # may redraw
+                if got is not None:
+                    types, state = proposal, got
+        else:
+            deal = self._origin.value.clone()
+            state = self._replay_deal(deal, player)
+            for _ in range(resample.CHAIN_STEPS):
+                proposal = resample.exchange_cards(deal, player, rng)
+                if proposal is None:
+                    break
+                got = self._replay_deal(proposal, player)
+                if got is not None:
+                    deal, state = proposal, got
+        if state is None:  # pragma: no cover - the real history always replays
+            raise RuntimeError("the real history did not replay to the player's record")
+        return state
+
+    def _replay_deal(self, deal: Game, player: int):
+        """The real moves replayed from ``deal`` (the draw pile's order and the random
+        stream as ``deal`` has them), as a state; None when a move is illegal there or
+        the player's record or the seat to move differs from this state's."""
+        uno = deal.clone()
+        mine = self._recall[player][1]
+        last = uno.observe(player)
+        if _delta(np.zeros_like(last), last) != mine[0]:  # the first observation
+            return None
+        at = 1
+        for action in self._moves:
+            got = self._check_move(uno, action, player, last, mine, at)
+            if got is None:
+                return None
+            last, at = got
+        if at != len(mine) or uno.current_player != self.uno.current_player \
+                or uno.is_over != self.uno.is_over:
+            return None
+        sample = UnoState(self.get_game(), None)
+        sample._origin = _Shared(deal.clone())
+        sample._moves = list(self._moves)
+        return sample.replayed()
+
+    def _dealt_cards(self) -> list:
+        """Per hand of the deal (in the deal's order): counts per type of the cards its
+        seat played or gave away before it first received one, which it therefore held
+        from the deal (``_searched`` deals no hand without them)."""
+        game = self.get_game()
+        n = game.num_players()
+        state, before = game.new_initial_state(), None
+        must = [np.zeros(game.config.deck.num_types, np.int64) for _ in range(n)]
+        open_ = [True] * n
+        for action in self.history():
+            state.apply_action(action)
+            if state.uno is None or state._pending is not None:
+                continue
+            counts = [state.uno.hand_counts(q).astype(np.int64) for q in range(n)]
+            for q in range(n) if before is not None else ():
+                diff = before[q] - counts[q]
+                if open_[q] and (diff < 0).any():
+                    open_[q] = False
+                elif open_[q]:
+                    must[q] += diff
+            before = counts
+        dealer = game.config.rules.dealer
+        return [must[(dealer + 1 + k) % n] for k in range(n)]
+
+    def _searched(self, player: int, rng) -> "UnoState":
+        """Explicit chance: a history of the player's information set, found by a
+        depth-first search from the initial state over the chance outcomes (each node's
+        outcomes in a random order weighted by their probabilities), the real moves
+        applied in turn, a branch cut as soon as the player's record leaves this
+        state's. The real history is one of its leaves, so it always ends, with a
+        position of the information set. The player's own hand at the deal and the first
+        card turned up (both in its first observation) are the real ones."""
+        game = self.get_game()
+        mine = self._recall[player][1]
+        moves = self._moves
+        n = game.num_players()
+        own = (player - game.config.rules.dealer - 1) % n  # the deal's hand for it
+        forced = {own: game._hand_index[self._deal_hands[own]], n: self._deal_top}
+        target = self.current_player()
+        must = self._dealt_cards()
+        deck = game.config.deck
+        if int(deck.face_rank[deck.type_face[self._deal_top, 0]]) == C.DRAW2:
+            must[0] = None  # the first player's hand holds the two cards it drew too
+
+        def possible(k: int, outcome: int) -> bool:
+            return must[k] is None or bool(np.all(np.asarray(game._hands[outcome])
+                                                  >= must[k]))
+
+        def follows(state) -> bool:
+            if state._recall is None:
+                return True
+            record = state._recall[player][1]
+            return len(record) <= len(mine) and record == mine[:len(record)]
+
+        def children(state, j):
+            if state.is_chance_node():
+                dealt = len(state._deal_hands) + (state._deal_top is not None)
+                if state._pending is None and dealt in forced:
+                    outcomes = [forced[dealt]] if forced[dealt] in \
+                        state._chance_weights() else []
+                else:
+                    pairs = state.chance_outcomes()
+                    if state._pending is None and dealt < n:
+                        pairs = [(o, q) for o, q in pairs if possible(dealt, o)]
+                    keys = rng.random(len(pairs)) ** (1.0 / np.array([q for _, q in pairs]))
+                    outcomes = [pairs[k][0] for k in np.argsort(-keys)]
+                for outcome in outcomes:
+                    child = state.clone()
+                    child.apply_action(outcome)
+                    if follows(child):
+                        yield child, j
+            elif j < len(moves) and moves[j] in state.legal_actions():
+                child = state.clone()
+                child.apply_action(moves[j])
+                if follows(child):
+                    yield child, j + 1
+
+        stack = [children(game.new_initial_state(), 0)]
+        nodes = 0
+        while stack:
+            try:
+                child, j = next(stack[-1])
+            except StopIteration:
+                stack.pop()
+                continue
+            nodes += 1
+            if nodes > resample.SEARCH_NODES:  # the real history: in the set too
+                game.resample_counts["real"] += 1
+                return self.clone()
+            if j == len(moves) and not child.is_chance_node():
+                if child._recall[player][1] == mine and child.current_player() == target:
+                    return child
+                continue
+            stack.append(children(child, j))
+        raise RuntimeError("no history of the information set found")  # pragma: no cover
 
     def _tracking(self, player: int):
         if self._origin is None:
@@ -559,7 +738,8 @@ class UnoState(pyspiel.State):
             last, at = got
             if i in tracking.reshuffles:
                 resample.rearrange(uno, tracking.reshuffles[i], types)
-        if at != len(mine):
+        if at != len(mine) or uno.current_player != self.uno.current_player \
+                or uno.is_over != self.uno.is_over:
             return None
         sample = UnoState(self.get_game(), None)
         sample._origin = _Shared(resample.deal(self._origin.value, tracking, types))
@@ -609,23 +789,6 @@ class UnoState(pyspiel.State):
         return len(record) <= len(mine) and \
             record[-3:] == mine[max(0, len(record) - 3):len(record)]
 
-    def _determinized(self, player: int, seed: int) -> "UnoState":
-        """``Game.determinize``: the other hands and the draw pile redrawn, the
-        player's observation and information-state string kept (copied), the other
-        seats' strings restarted, marked ``resampled``."""
-        uno = self.uno.determinize(player, seed)
-        recall = []
-        for q, entry in enumerate(self._recall):
-            if q == player:
-                recall.append(entry)
-            else:
-                obs = uno.observe(q)
-                recall.append((obs, ["resampled", _delta(np.zeros_like(obs), obs)]))
-        state = UnoState(self.get_game(), uno, recall, self._returns)
-        state._steps = [list(s) for s in self._steps]
-        state._first_obs = list(self._first_obs)
-        return state
-
 
 class _Shared:
     """A value clones share (OpenSpiel deep-copies a state's attributes to clone it):
@@ -649,13 +812,26 @@ class _Cache:
 
 
 def loss_value(players: int) -> float:
-    """A loser's return with ``reward="win"``: -1/(players-1) rounded to 48 significant
-    bits, so that any sum of up to ``players`` returns (multiples of it, the winner's
-    being ``players - 1`` times it) is exact in float64 and the returns add up to 0
-    exactly whatever the order (docs/openspiel.md)."""
-    value = -1.0 / (players - 1)
+    """A loser's return with ``reward="win"``: -1/(players-1) rounded toward 0 to 48
+    significant bits, so that any sum of up to ``players`` returns (multiples of it, the
+    winner's being ``players - 1`` times it) is exact in float64 and the returns add up
+    to 0 exactly whatever the order (docs/openspiel.md). Toward 0: no return is larger
+    in size than the rules' -1/(N-1) and +1."""
+    value = 1.0 / (players - 1)
     mantissa, exponent = math.frexp(value)
-    return math.ldexp(round(math.ldexp(mantissa, 48)), exponent - 48)
+    return -math.ldexp(math.floor(math.ldexp(mantissa, 48)), exponent - 48)
+
+
+def win_values(players: int, teams: bool = False) -> tuple[float, float]:
+    """(a loser's return, a winner's return) with ``reward="win"``: the game's declared
+    ``min_utility`` and ``max_utility``, computed as ``UnoGame.exact_rewards`` computes
+    the returns (the winner gets minus the losers' sum), so no return passes them.
+    Teams: -1 and +1. Otherwise ``loss_value`` and ``players - 1`` times its size (1
+    within 4e-15: exactly 1 at 2, 3, 5 and 9 players)."""
+    if teams:
+        return -1.0, 1.0
+    loss = loss_value(players)
+    return loss, -sum([loss] * (players - 1))
 
 
 def _entries(move: str, last: np.ndarray, obs: np.ndarray, shown) -> list[str]:

@@ -26,9 +26,12 @@ followed card by card instead:
   depends on a hidden hand), is rejected and another drawn.
 
 Cards drawn by the very move that reshuffles keep their real types (the replay uses the
-real random stream there). Not supported (``track`` returns None and the caller falls
-back to ``Game.determinize``): UNO Flip's two-sided cards, and moves that put cards back
-into the draw pile or take them from the discard pile other than by a reshuffle.
+real random stream there). Not followed (``track`` returns None): UNO Flip's two-sided
+cards, and moves that put cards back into the draw pile or take them from the discard
+pile other than by a reshuffle; the caller then redraws the deal by ``Game.determinize``
+and replays it. Where independent draws find no consistent history, the caller walks
+from the real one instead (:func:`exchange`, :func:`exchange_cards`): every step a
+replay the player's record accepts, so every resample is in the information set.
 """
 from __future__ import annotations
 
@@ -39,8 +42,14 @@ import numpy as np
 from uno_env.engine.tallies import recount_state
 from uno_env.envs.game import Game
 
-#: resamples tried before giving up (the caller then falls back)
-MAX_TRIES = 200
+#: independent draws tried before the random walk from the real history (``chain``)
+MAX_TRIES = 100
+#: UNO Flip: deals redrawn by ``Game.determinize`` and replayed before the walk
+FLIP_TRIES = 20
+#: proposals of the random walk from the real history (each one a replay)
+CHAIN_STEPS = 60
+#: explicit chance: states the search may visit before it returns the real history
+SEARCH_NODES = 1500
 
 
 @dataclass
@@ -282,3 +291,53 @@ def set_pile(game: Game, cards: list) -> None:
         st.draw_pile[0, pos] = t
     recount_state(st, 0, game.config.spec)
     game.refresh()
+
+
+def exchange(tr: Tracking, types: list[int], rng: np.random.Generator) -> list | None:
+    """A proposal of the random walk from the real history: ``types`` with two hidden
+    cards of one group (neither seen by the player nor pinned) of different types
+    exchanged; None if no group has two."""
+    hidden = [tok for tok, g in enumerate(tr.group) if g >= 0 and not tr.revealed[tok]
+              and tok not in tr.pinned]
+    for _ in range(10):
+        if not hidden:
+            return None
+        a = hidden[int(rng.integers(len(hidden)))]
+        others = [b for b in hidden if tr.group[b] == tr.group[a] and types[b] != types[a]]
+        if others:
+            b = others[int(rng.integers(len(others)))]
+            out = list(types)
+            out[a], out[b] = out[b], out[a]
+            return out
+    return None
+
+
+def exchange_cards(deal: Game, player: int, rng: np.random.Generator) -> Game | None:
+    """UNO Flip's proposal of the random walk: ``deal`` with two cards exchanged among
+    the other seats' hands and the draw pile, of different types that share a side
+    (the other side is what the player may see); None if there is no such pair."""
+    face = deal.config.deck.type_face
+    slots = [("hand", q, t) for q in range(deal.num_players) if q != player
+             for t in np.flatnonzero(deal.hand_counts(q)).tolist()
+             for _ in range(int(deal.hand_counts(q)[t]))]
+    slots += [("pile", pos, t) for pos, t in enumerate(deal.draw_pile_types().tolist())]
+    for _ in range(10):
+        a = slots[int(rng.integers(len(slots)))]
+        others = [b for b in slots if b[2] != a[2] and b[:2] != a[:2]
+                  and (face[b[2], 0] == face[a[2], 0] or face[b[2], 1] == face[a[2], 1])]
+        if not others:
+            continue
+        b = others[int(rng.integers(len(others)))]
+        out = deal.clone()
+        hands = out.engine_state.hands
+        pile = out.engine_state.draw_pile
+        for (kind, where, t), new in ((a, b[2]), (b, a[2])):
+            if kind == "hand":
+                hands[0, where, t] -= 1
+                hands[0, where, new] += 1
+            else:
+                pile[0, where] = new
+        recount_state(out.engine_state, 0, out.config.spec)
+        out.refresh()
+        return out
+    return None
