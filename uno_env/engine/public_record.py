@@ -187,6 +187,20 @@ def watch(st, g, sp, rec, action):
             rec.known[g, o, q, t] = st.shown[g, t]
 
 
+@njit(inline="always")
+def _copy_block(counts, first, width, out, start, num_players, seat):
+    """Columns ``first .. first + width - 1`` of each other seat's counts, by relative
+    seat, into ``out[start:]`` (through a view: non-negative indices, which the
+    compiler can vectorise; ``engine/observe.py`` says why)."""
+    view = out[start:start + (num_players - 1) * width]
+    q = seat
+    for i in range(num_players - 1):
+        q = q + 1 if q + 1 < num_players else 0
+        row = counts[q, first:first + width]
+        for j in range(width):
+            view[i * width + j] = row[j]
+
+
 @njit
 def write_record(st, g, rec, seat, out):
     """Append ``seat``'s view of game ``g``'s record to ``out`` at ``rec.at`` (the
@@ -194,25 +208,15 @@ def write_record(st, g, rec, seat, out):
     num_players = st.hand_size.shape[1]
     at = rec.at
     counts = rec.counts[g]
-    k = rec.known.shape[3]
-    for r in range(1, num_players):
-        q = (seat + r) % num_players
-        i = r - 1
-        for j in range(4):
-            out[at[0] + 4 * i + j] = counts[q, REC_DREW_COLOR + j]
-        for j in range(NUM_DREW_RANKS):
-            out[at[1] + NUM_DREW_RANKS * i + j] = counts[q, REC_DREW_RANK + j]
-        for j in range(4):
-            out[at[2] + 4 * i + j] = counts[q, REC_NAMED + j]
-        for j in range(5):
-            out[at[3] + 5 * i + j] = counts[q, REC_PLAYED_COLOR + j]
-        for j in range(C.NUM_RANKS):
-            out[at[4] + C.NUM_RANKS * i + j] = counts[q, REC_PLAYED_RANK + j]
-        out[at[5] + i] = counts[q, REC_TAKEN]
-        out[at[6] + i] = counts[q, REC_DRAW_CHOICES]
-        out[at[7] + i] = counts[q, REC_TAKEN_SINCE]
-        for t in range(k):
-            out[at[8] + k * i + t] = rec.known[g, seat, q, t]
+    _copy_block(counts, REC_DREW_COLOR, 4, out, at[0], num_players, seat)
+    _copy_block(counts, REC_DREW_RANK, NUM_DREW_RANKS, out, at[1], num_players, seat)
+    _copy_block(counts, REC_NAMED, 4, out, at[2], num_players, seat)
+    _copy_block(counts, REC_PLAYED_COLOR, 5, out, at[3], num_players, seat)
+    _copy_block(counts, REC_PLAYED_RANK, C.NUM_RANKS, out, at[4], num_players, seat)
+    _copy_block(counts, REC_TAKEN, 1, out, at[5], num_players, seat)
+    _copy_block(counts, REC_DRAW_CHOICES, 1, out, at[6], num_players, seat)
+    _copy_block(counts, REC_TAKEN_SINCE, 1, out, at[7], num_players, seat)
+    _copy_block(rec.known[g, seat], 0, rec.known.shape[3], out, at[8], num_players, seat)
 
 
 # --- the hooks of the loops (module docstring) ---------------------------------------------
