@@ -24,8 +24,9 @@ def positions(model, games=2):
     return out
 
 
-def test_the_shipped_belief_is_consistent_with_the_counts():
-    model = BeliefModel.load("belief_classic_4p")
+@pytest.mark.parametrize("name", ["belief_classic_4p", "belief_classic_2p"])
+def test_the_shipped_belief_is_consistent_with_the_counts(name):
+    model = BeliefModel.load(name)
     data = positions(model)
     obs = np.stack([o for o, _ in data])
     true = np.stack([h for _, h in data]).astype(np.float64)
