@@ -21,6 +21,7 @@ module              holds
 ``search``          ``MCTSAgent``: the ``mcts`` search attached to a ``Game``
 ``search_values``   the flat search's value of every legal move
 ``ppo``             ``PPOAgent``: a policy network run in numpy (the shipped models)
+``belief``          ``BeliefModel``: a learned belief over the hidden hands (numpy)
 ``train``           PPO training with MaskablePPO (the ``rl`` extra)
 ``exit``            expert iteration: the search's decisions as a network's targets
 ``onnx_export``     a ``PPOAgent``'s policy written as an ONNX graph (the ``onnx`` extra)
@@ -30,10 +31,11 @@ module              holds
 from agents.baselines import (AGENTS, Agent, GreedyAgent, HeuristicAgent, RandomAgent,
                               make_agent)
 from agents.ppo import PPOAgent, shipped_models
+from agents.belief import BeliefModel
 from agents.search import MCTSAgent
 
-__all__ = ["AGENTS", "Agent", "GreedyAgent", "HeuristicAgent", "MCTSAgent", "PPOAgent",
-           "RandomAgent", "make_agent", "shipped_models"]
+__all__ = ["AGENTS", "Agent", "BeliefModel", "GreedyAgent", "HeuristicAgent", "MCTSAgent",
+           "PPOAgent", "RandomAgent", "make_agent", "shipped_models"]
 
 
 def _load_model(spec, config, seed=None):

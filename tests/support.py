@@ -25,7 +25,7 @@ LAYERS = [
     ["classic", "house", "flip", "onepiece"],
     ["dispatch"],
     ["observe", "determinize"],
-    ["policies", "belief"],
+    ["policies", "belief", "public_record"],
     ["batch", "learner"],
     ["search", "soak"],
     ["entry"],

@@ -37,8 +37,9 @@ layer  modules                                              hold
                                                             compile time
 9      ``observe``, ``determinize``                         the observation; redrawing
                                                             the cards a seat cannot see
-10     ``policies``, ``belief``                             the numba agents; what public
-                                                            moves say about the hands
+10     ``policies``, ``belief``, ``public_record``          the numba agents; what public
+                                                            moves say about the hands; the
+                                                            public record (opt-in)
 11     ``batch``, ``learner``                               the loops of the Python APIs
 12     ``search``, ``soak``                                 the search agent ``mcts``;
                                                             games with invariants checked

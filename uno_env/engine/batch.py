@@ -13,7 +13,9 @@ from uno_env.engine.rng import seed_stream
 from uno_env.engine.rounds import reset_game
 from uno_env.engine.state import GameBox, as_record
 from uno_env.engine.dispatch import (
-    apply_action, legal_mask, random_legal, scratch_mask, step_and_mask)
+    STEP_EPISODE_ENDED, STEP_ROUND_ENDED, apply_action, legal_mask, random_legal,
+    scratch_mask, step_and_mask)
+from uno_env.engine.public_record import record_apply, record_dealt, record_observe
 
 # --- Game: one game, one kernel call per operation ---------------------------------------
 
@@ -66,6 +68,43 @@ def game_kernel(op, st, g, sp, arg, mask, obs):
         apply_action(st, g, sp, arg)
         return st.info[g, C.I_CURRENT]
     return random_legal(st, g, sp, mask)
+
+
+def game_record_kernel(op, box, record, g, arg):
+    """The ``game_record`` entry point: ``game_kernel`` keeping ``record`` (a
+    ``public_record.PublicRecord``), its observations with the record after them."""
+    obs = box.other_obs if op == OP_OBSERVE else box.obs
+    return record_game_op(op, as_record(box.state), g, as_record(box.spec), arg,
+                          box.mask, obs, record)
+
+
+@njit
+def record_game_op(op, st, g, sp, arg, mask, obs, record):
+    """``game_kernel``'s operations, the moves noted in ``record``."""
+    if op == OP_STEP:
+        if mask[arg] == 0:
+            return -1
+        record_apply(st, g, sp, record, arg)
+        legal_mask(st, g, sp, mask)
+        record_observe(st, g, sp, record, st.info[g, C.I_CURRENT], obs)
+        code = st.info[g, C.I_CURRENT]  # with ``step_and_mask``'s bits
+        if st.info[g, C.I_LAST_ROUND_OVER] != 0:
+            code |= STEP_ROUND_ENDED
+        if st.info[g, C.I_STATUS] != C.STATUS_PLAYING:
+            code |= STEP_EPISODE_ENDED
+        return code
+    if op == OP_RESET:
+        reset_game(st, g, sp)
+        record_dealt(st, g, sp, record)
+        op = OP_REFRESH
+    if op == OP_REFRESH:
+        legal_mask(st, g, sp, mask)
+        record_observe(st, g, sp, record, st.info[g, C.I_CURRENT], obs)
+        return st.info[g, C.I_CURRENT]
+    if op == OP_OBSERVE:
+        record_observe(st, g, sp, record, np.int32(arg), obs)
+        return 0
+    return game_kernel(op, st, g, sp, arg, mask, obs)
 
 
 # --- simulate: whole games inside numba ---------------------------------------------------
@@ -136,20 +175,21 @@ def simulate_chunk(state, tables, seat_agents, seed, first_index, stat_slots, ou
 
 
 @njit(inline="always")
-def _deal_slot(st, g, sp, seed, index, game_index):
+def _deal_slot(st, g, sp, seed, index, game_index, record):
     game_index[g] = index
     deal_game(st, g, sp, seed, index)
+    record_dealt(st, g, sp, record)
 
 
 @njit(inline="always")
-def _observe_slot(st, g, sp, seat, obs, obs_u8, scratch):
+def _observe_slot(st, g, sp, seat, obs, obs_u8, scratch, record):
     """The observation of slot ``g`` into the buffer the caller asked for: ``obs``
     (float32[B, D]) or ``obs_u8`` (uint8[B, D], through a float32 scratch; every field is
     a small count there, checked by ``EverySeatBatch``); neither when both have 0 rows."""
     if obs.shape[0] > 0:
-        observe(st, g, sp, seat, obs[g])
+        record_observe(st, g, sp, record, seat, obs[g])
     elif obs_u8.shape[0] > 0:
-        observe(st, g, sp, seat, scratch)
+        record_observe(st, g, sp, record, seat, scratch)
         for i in range(scratch.shape[0]):
             obs_u8[g, i] = np.uint8(scratch[i])
 
@@ -166,12 +206,25 @@ def vector_kernel(reset, state, tables, actions, seed, next_index, game_index, o
     scratch = np.empty(obs_u8.shape[1], np.float32)
     return vector_step(reset, st, sp, actions, seed, next_index, game_index, obs, obs_u8,
                        final_obs, mask, player, rewards, terminated, truncated, auto_reset,
-                       scratch)
+                       scratch, None)
+
+
+def vector_record_kernel(reset, state, tables, record, actions, seed, next_index,
+                         game_index, obs, obs_u8, final_obs, mask, player, rewards,
+                         terminated, truncated, auto_reset):
+    """The ``vector_record`` entry point: ``vector_step`` keeping ``record`` (a
+    ``public_record.PublicRecord``), every observation with the record after it."""
+    st, sp = as_record(state), as_record(tables)
+    scratch = np.empty(obs_u8.shape[1], np.float32)
+    return vector_step(reset, st, sp, actions, seed, next_index, game_index, obs, obs_u8,
+                       final_obs, mask, player, rewards, terminated, truncated, auto_reset,
+                       scratch, record)
 
 
 @njit
 def vector_step(reset, st, sp, actions, seed, next_index, game_index, obs, obs_u8,
-                final_obs, mask, player, rewards, terminated, truncated, auto_reset, scratch):
+                final_obs, mask, player, rewards, terminated, truncated, auto_reset, scratch,
+                record):
     """``reset``: deal games ``next_index[0] ..`` into every slot. Else apply
     ``actions[g]`` in every game and auto-reset finished games with the next game index.
     Then observe every game for its decider, into ``obs`` (float32[B, D]) or ``obs_u8``
@@ -182,14 +235,14 @@ def vector_step(reset, st, sp, actions, seed, next_index, game_index, obs, obs_u
     float32[D], for the uint8 observation. ``final_obs`` (float32[B, P, D], or 0 rows
     when nobody asked): a game that ends in this step writes every seat's observation of
     it into its row, before the next game is dealt there; other rows are left as they
-    were."""
+    were. ``record``: ``None``, or the public record to keep (``engine.public_record``)."""
     num_games = st.info.shape[0]
     if reset:
         for g in range(num_games):
-            _deal_slot(st, g, sp, seed, next_index[0] + g, game_index)
+            _deal_slot(st, g, sp, seed, next_index[0] + g, game_index, record)
             player[g] = st.info[g, C.I_CURRENT]
             legal_mask(st, g, sp, mask[g])
-            _observe_slot(st, g, sp, player[g], obs, obs_u8, scratch)
+            _observe_slot(st, g, sp, player[g], obs, obs_u8, scratch, record)
         next_index[0] += num_games
         return -1
     num_actions = mask.shape[1]
@@ -206,7 +259,7 @@ def vector_step(reset, st, sp, actions, seed, next_index, game_index, obs, obs_u
             for q in range(rewards.shape[1]):
                 rewards[g, q] = 0.0
             continue
-        apply_action(st, g, sp, actions[g])
+        record_apply(st, g, sp, record, actions[g])
         status = st.info[g, C.I_STATUS]
         for q in range(rewards.shape[1]):
             rewards[g, q] = st.rewards[g, q]
@@ -217,11 +270,11 @@ def vector_step(reset, st, sp, actions, seed, next_index, game_index, obs, obs_u
                 for q in range(final_obs.shape[1]):
                     # the seat as an int32, as every other caller passes it: one
                     # compiled observe
-                    observe(st, g, sp, np.int32(q), final_obs[g, q])
+                    record_observe(st, g, sp, record, np.int32(q), final_obs[g, q])
             if auto_reset:
-                _deal_slot(st, g, sp, seed, next_index[0], game_index)
+                _deal_slot(st, g, sp, seed, next_index[0], game_index, record)
                 next_index[0] += 1
         player[g] = st.info[g, C.I_CURRENT]
         legal_mask(st, g, sp, mask[g])
-        _observe_slot(st, g, sp, player[g], obs, obs_u8, scratch)
+        _observe_slot(st, g, sp, player[g], obs, obs_u8, scratch, record)
     return -1

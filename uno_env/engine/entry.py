@@ -23,7 +23,8 @@ entry point       kernel                      called by
 
 The search kernels (``determinize``, and those of ``engine.search``) and the soak
 kernel are entry points of their own, so a user who never searches or soaks never
-compiles them: the kernels above do not reach them.
+compiles them: the kernels above do not reach them. So are the kernels of the public
+record (``engine.public_record``): the plain loops pass ``None`` for it.
 
 ``kernels(variant)`` builds them (lazily: numba compiles a kernel at its first call, or
 loads it from the cache). The first call of a kernel that is not in the cache yet
@@ -54,6 +55,9 @@ ENTRY_POINTS = {
     "determinize": (determinize.determinize_kernel, {}),
     "search": (search.search_kernel, {}),
     "soak": (soak.soak_kernel, {}),
+    "game_record": (batch.game_record_kernel, {}),
+    "vector_record": (batch.vector_record_kernel, {}),
+    "learner_record": (learner.learner_record_kernel, {}),
 }
 
 #: set UNO_ENV_QUIET=1 to silence the first-compile notices

@@ -41,6 +41,8 @@ from uno_env.engine.policies import WORK_SIZE, choose_action
 from uno_env.engine.rng import seed_stream
 from uno_env.engine.rounds import reset_game
 from uno_env.engine.dispatch import apply_action, legal_mask
+from uno_env.engine.public_record import (
+    PublicRecord, clear_record, watch, write_record)
 
 LEARNER = -1
 EXTERNAL = -2
@@ -128,6 +130,42 @@ def _play_plain(st, g, sp, search, action):
     apply_action(st, g, sp, action)
 
 
+@by_class("search")
+def observe_seat(st, g, sp, search, seat, out):
+    """``seat``'s observation of game ``g`` into ``out``."""
+
+
+@observe_seat.register_default
+def _observe_plain(st, g, sp, search, seat, out):
+    observe(st, g, sp, seat, out)
+
+
+# the public record (``engine.public_record``) is kept by the same hooks: the
+# ``learner_record`` entry point passes a ``PublicRecord`` as ``search``
+
+
+@dealt.register(PublicRecord)
+def _dealt_record(st, g, sp, search, seed, index):
+    clear_record(search, g)
+
+
+@opponent_action.register(PublicRecord)
+def _opponent_record(kind, st, g, sp, lb, search):
+    return choose_action(np.int64(kind), st, g, sp, lb.scratch_mask, lb.scratch_obs,
+                         lb.scratch_work)
+
+
+@play.register(PublicRecord)
+def _play_record(st, g, sp, search, action):
+    watch(st, g, sp, search, action)
+
+
+@observe_seat.register(PublicRecord)
+def _observe_record(st, g, sp, search, seat, out):
+    observe(st, g, sp, seat, out)
+    write_record(st, g, search, seat, out)
+
+
 # --- the loops ----------------------------------------------------------------------------
 
 
@@ -176,11 +214,11 @@ def _settle(st, g, sp, lb, seed, search):
             lb.waiting[g] = kind
             if kind == LEARNER:
                 legal_mask(st, g, sp, lb.mask[g])
-                observe(st, g, sp, lb.learner[g], lb.obs[g])
+                observe_seat(st, g, sp, search, lb.learner[g], lb.obs[g])
             return
         lb.terminated[g] = status == C.STATUS_OVER
         lb.truncated[g] = status == C.STATUS_TRUNCATED
-        observe(st, g, sp, lb.learner[g], lb.final_obs[g])
+        observe_seat(st, g, sp, search, lb.learner[g], lb.final_obs[g])
         if lb.params[1] == 0:
             lb.waiting[g] = DONE
             lb.mask[g] = 0
@@ -264,12 +302,12 @@ def _deal_ended(st, sp, lb, seed, search):
 
 
 @njit(inline="always")
-def _external_observe(st, sp, rows, obs, mask):
+def _external_observe(st, sp, rows, obs, mask, search):
     """Observation and legal mask of the current decider of each game in ``rows``."""
     for i in range(rows.shape[0]):
         g = rows[i]
         legal_mask(st, g, sp, mask[i])
-        observe(st, g, sp, st.info[g, C.I_CURRENT], obs[i])
+        observe_seat(st, g, sp, search, st.info[g, C.I_CURRENT], obs[i])
 
 
 @njit(inline="always")
@@ -327,7 +365,7 @@ def learner_op(op, st, sp, lb, seed, arg, rows, actions, obs, mask, search):
     elif op == OP_STEP:
         return _learner_step(st, sp, lb, seed, actions, search)
     elif op == OP_EXTERNAL_OBSERVE:
-        _external_observe(st, sp, rows, obs, mask)
+        _external_observe(st, sp, rows, obs, mask, search)
     elif op == OP_EXTERNAL_STEP:
         return _external_step(st, sp, lb, seed, rows, actions, mask, search)
     else:
@@ -339,6 +377,14 @@ def learner_kernel(op, state, tables, lb, seed, arg, rows, actions, obs, mask):
     """The ``learner`` entry point: ``learner_op`` without search."""
     st, sp = as_record(state), as_record(tables)  # one pointer each, for the kernels
     return learner_op(op, st, sp, lb, seed, arg, rows, actions, obs, mask, None)
+
+
+def learner_record_kernel(op, state, tables, lb, seed, arg, rows, actions, obs, mask,
+                          record):
+    """The ``learner_record`` entry point: ``learner_op`` keeping the public record
+    ``record`` (``engine.public_record``; observations with the record after them)."""
+    st, sp = as_record(state), as_record(tables)
+    return learner_op(op, st, sp, lb, seed, arg, rows, actions, obs, mask, record)
 
 
 def learner_rows_kernel(op, state, tables, lb, seed, rows, actions):

@@ -69,3 +69,38 @@ def field_offsets(num_types: int, num_players: int, rules) -> np.ndarray:
     for name, where in observation_slices(num_types, num_players, rules).items():
         out[C.OBS_FIELDS.index(name)] = where.start
     return out
+
+
+# --- the public record (``public_record=True``; ``engine/public_record.py``) -------------
+
+#: the record's version: a model trained on the record reads these fields at these places
+RECORD_VERSION = 1
+#: the record's fields, appended after the whole observation above, each by relative
+#: seat 1 .. P-1 (seat-major): name -> width per seat (``None``: ``K``, the card types).
+#: docs/environments.md, "The public record", describes each
+RECORD_FIELDS = (("rec_drew_color", 4), ("rec_drew_rank", C.FIRST_WILD_RANK), ("rec_named", 4),
+                 ("rec_played_color", 5), ("rec_played_rank", C.NUM_RANKS), ("rec_taken", 1),
+                 ("rec_draw_choices", 1), ("rec_taken_since", 1), ("rec_known", None))
+
+
+def record_slices(num_types: int, num_players: int, rules=None) -> dict[str, slice]:
+    """Name -> slice of the public record's fields in an observation with the record
+    (``public_record=True``): after every field of ``observation_slices``."""
+    out, start = {}, observation_size(num_types, num_players, rules)
+    for name, width in RECORD_FIELDS:
+        n = (num_players - 1) * (num_types if width is None else width)
+        out[name] = slice(start, start + n)
+        start += n
+    return out
+
+
+def record_observation_size(num_types: int, num_players: int, rules=None) -> int:
+    """The length of an observation with the public record."""
+    return record_slices(num_types, num_players, rules)[RECORD_FIELDS[-1][0]].stop
+
+
+def record_offsets(num_types: int, num_players: int, rules=None) -> np.ndarray:
+    """``PublicRecord.at``: the first index of each record field, in ``RECORD_FIELDS``
+    order."""
+    slices = record_slices(num_types, num_players, rules)
+    return np.array([slices[name].start for name, _ in RECORD_FIELDS], np.int64)

@@ -90,12 +90,14 @@ from uno_env.rules import check_seed
 
 
 def env(preset: str = "classic", num_players: int = 4, render_mode: str | None = None,
-        illegal_action: str = "raise", **rules) -> "raw_env":
+        illegal_action: str = "raise", public_record: bool = False,
+        **rules) -> "raw_env":
     """The AEC environment as shipped: legality and turn order are checked inside, so no
     PettingZoo wrappers are added (they would cost ~10x in speed). ``illegal_action``:
-    "raise" (default) or "lose" (module docstring, Errors)."""
+    "raise" (default) or "lose" (module docstring, Errors). ``public_record``: the
+    observation ends with the public record (docs/environments.md)."""
     return raw_env(preset=preset, num_players=num_players, render_mode=render_mode,
-                   illegal_action=illegal_action, **rules)
+                   illegal_action=illegal_action, public_record=public_record, **rules)
 
 
 class raw_env(AECEnv):
@@ -106,7 +108,8 @@ class raw_env(AECEnv):
     ILLEGAL_ACTIONS = ("raise", "lose")
 
     def __init__(self, preset: str = "classic", num_players: int = 4,
-                 render_mode: str | None = None, illegal_action: str = "raise", **rules):
+                 render_mode: str | None = None, illegal_action: str = "raise",
+                 public_record: bool = False, **rules):
         super().__init__()
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode must be None, 'human' or 'ansi', got "
@@ -116,14 +119,14 @@ class raw_env(AECEnv):
                              f"{illegal_action!r}")
         self.render_mode = render_mode
         self.illegal_action = illegal_action
-        self.game = Game(preset, num_players, seed=0, **rules)
+        self.game = Game(preset, num_players, seed=0, public_record=public_record, **rules)
         self.config = self.game.config
         self.layout = self.config.layout
         n = self.config.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agent_name_mapping = {name: i for i, name in enumerate(self.possible_agents)}
         obs_space = gymnasium.spaces.Dict({
-            "observation": self.config.observation_space,
+            "observation": self.config.observation_space_with(self.game.public_record),
             "action_mask": gymnasium.spaces.Box(0, 1, (self.layout.size,), np.int8),
         })
         self.observation_spaces = {a: obs_space for a in self.possible_agents}

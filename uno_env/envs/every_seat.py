@@ -41,6 +41,7 @@ from uno_env.engine import codes as C
 from uno_env.engine.batch import OP_OBSERVE, OP_RANDOM
 from uno_env.engine.entry import BoundEntry, kernels
 from uno_env.engine.obs_layout import observation_slices
+from uno_env.engine.public_record import allocate_record
 from uno_env.engine.state import allocate, state_nbytes
 from uno_env.rules import check_seed
 
@@ -112,7 +113,7 @@ class EverySeatBatch(BatchRecord):
 
     def __init__(self, num_envs: int, preset: str = "classic", num_players: int = 4,
                  seed: int = 0, auto_reset: bool = True, obs_dtype: str | None = "float32",
-                 final_obs: bool = False, **rules):
+                 final_obs: bool = False, public_record: bool = False, **rules):
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) \
                 or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
@@ -127,11 +128,17 @@ class EverySeatBatch(BatchRecord):
         self._state = allocate(self.num_envs, cfg.num_players, cfg.deck.num_types,
                                cfg.deck.num_cards, cfg.deck.double_sided)
         self.obs_dtype = check_obs_dtype(obs_dtype, cfg)
+        #: observations end with the public record (docs/environments.md)
+        self.public_record = cfg.check_public_record(public_record)
+        if self.public_record and self.obs_dtype == "uint8":
+            raise ValueError("obs_dtype='uint8' is not available with public_record=True "
+                             "(the record's counts may pass 255): use obs_dtype='float32'")
+        self._obs_size = obs_size = cfg.observation_size(self.public_record)
         rows = {name: self.num_envs if self.obs_dtype == name else 0
                 for name in ("float32", "uint8")}
         # the kernel writes the buffer with rows; the other stays empty (batch.vector_kernel)
-        self._obs = np.zeros((rows["float32"], self.layout.obs_size), np.float32)
-        self._obs_u8 = np.zeros((rows["uint8"], self.layout.obs_size), np.uint8)
+        self._obs = np.zeros((rows["float32"], obs_size), np.float32)
+        self._obs_u8 = np.zeros((rows["uint8"], obs_size), np.uint8)
         self._obs_out = {"float32": self._obs, "uint8": self._obs_u8, None: None}[
             self.obs_dtype]
         if not isinstance(final_obs, (bool, np.bool_)):
@@ -139,7 +146,7 @@ class EverySeatBatch(BatchRecord):
         # every seat's observation of a game that ended, written by the kernel before
         # the next game is dealt; 0 rows (nothing written) unless asked for
         self._final_obs = np.zeros((self.num_envs if final_obs else 0, cfg.num_players,
-                                    self.layout.obs_size), np.float32)
+                                    obs_size), np.float32)
         #: float32[B, P, D] with ``final_obs=True``, else None: ``final_obs[b, q]`` is
         #: seat ``q``'s observation of the game that ended in slot ``b`` in the last
         #: step (only the rows with ``terminated | truncated`` are of that step; the
@@ -152,11 +159,17 @@ class EverySeatBatch(BatchRecord):
         self._truncated = np.zeros(self.num_envs, np.bool_)
         self.game_index = np.zeros(self.num_envs, np.int64)
         self._next_index = np.zeros(1, np.int64)
-        self._kernel = BoundEntry(kernels(cfg.variant).vector)
+        self._records = None
+        if self.public_record:
+            self._records = allocate_record(self.num_envs, cfg.num_players,
+                                           cfg.deck.num_types, cfg.record_offsets())
+            self._kernel = BoundEntry(kernels(cfg.variant).vector_record)
+        else:
+            self._kernel = BoundEntry(kernels(cfg.variant).vector)
         self._no_actions = np.zeros(self.num_envs, np.int64)
         self._box = None             # a GameBox, for stream_random_actions and observe
         self._ready = False
-        space = cfg.observation_space
+        space = cfg.observation_space_with(self.public_record)
         if self.obs_dtype == "uint8":
             space = gymnasium.spaces.Box(0, uint8_high(cfg).astype(np.uint8), space.shape,
                                          np.uint8)
@@ -202,6 +215,12 @@ class EverySeatBatch(BatchRecord):
         """One call of the vector entry point (``engine.batch.vector_kernel``), without
         numba's type dispatch (``BoundEntry``: about 6.5 -> 2.4 us a call, 4 ns a game
         at B = 1,024, 250 at B = 16)."""
+        if self._records is not None:
+            return self._kernel(bool(reset), self._state, self.config.spec, self._records,
+                                actions, np.uint64(self.seed), self._next_index,
+                                self.game_index, self._obs, self._obs_u8, self._final_obs,
+                                self._mask, self._player, self._rewards, self._terminated,
+                                self._truncated, self.auto_reset)
         return self._kernel(bool(reset), self._state, self.config.spec, actions,
                             np.uint64(self.seed), self._next_index, self.game_index,
                             self._obs, self._obs_u8, self._final_obs, self._mask,
@@ -251,9 +270,13 @@ class EverySeatBatch(BatchRecord):
             raise ValueError(f"rows and seats must have the same length, got {len(rows)} "
                              f"rows and {len(seats)} seats")
         box, kernel = self._game_box()
-        out = np.empty((len(rows), self.layout.obs_size), np.float32)
+        out = np.empty((len(rows), self._obs_size), np.float32)
         for i in range(len(rows)):
-            kernel(OP_OBSERVE, box, int(rows[i]), int(seats[i]))
+            if self._records is not None:
+                self._record_kernel(OP_OBSERVE, box, self._records, int(rows[i]),
+                                    int(seats[i]))
+            else:
+                kernel(OP_OBSERVE, box, int(rows[i]), int(seats[i]))
             out[i] = self._box_obs      # OP_OBSERVE writes the box's other_obs
         return out
 
@@ -275,11 +298,12 @@ class EverySeatBatch(BatchRecord):
         the game entry point: single-game operations on any slot (``OP_*``)."""
         if self._box is None:
             entry = kernels(self.config.variant)
-            self._box_obs = np.zeros(self.layout.obs_size, np.float32)
+            self._box_obs = np.zeros(self._obs_size, np.float32)
             self._box = entry.game_box(
                 self._state, self.config.spec, np.zeros(self.layout.size, np.uint8),
-                np.zeros(self.layout.obs_size, np.float32), self._box_obs)
+                np.zeros(self._obs_size, np.float32), self._box_obs)
             self._game_kernel = entry.game
+            self._record_kernel = entry.game_record
         return self._box, self._game_kernel
 
     def random_actions(self, rng: np.random.Generator) -> np.ndarray:

@@ -23,6 +23,7 @@ from uno_env.engine.entry import kernels
 from uno_env.engine.rng import seed_stream_py as seed_stream
 from uno_env.engine.rng import shuffle_prefix_py as shuffle_prefix
 from uno_env.engine.state import allocate
+from uno_env.engine.public_record import allocate_record
 from uno_env.engine.tallies import recount_state
 from uno_env.engine.dispatch import STEP_SEAT_MASK
 from uno_env.envs.replay_format import ReplayMixin
@@ -50,6 +51,22 @@ def _kernel(game: "Game"):
     return _KERNELS[key]
 
 
+class _RecordKernel:
+    """The ``game_record`` entry point called as the plain game entry point is
+    (``kernel(op, box, 0, arg)``), with the game's public record (``public_record``)."""
+
+    def __init__(self, game: "Game"):
+        cfg = game.config
+        key = ("record", cfg.variant, cfg.num_players, cfg.deck.num_types, cfg.layout.size)
+        if key not in _KERNELS:
+            _KERNELS[key] = kernels(cfg.variant).game_record.bind(
+                OP_REFRESH, game._box, game._record, 0, 0)
+        self._bound, self._game = _KERNELS[key], game
+
+    def __call__(self, op, box, g, arg):
+        return self._bound(op, box, self._game._record, g, arg)
+
+
 def _card_list(cards, where: str) -> list:
     """A scenario's list of cards (``hands[i]``, ``draw_pile``, ``discard``) as a list;
     ValueError for a string or a non-iterable (a hand of one card is ``["R5"]``)."""
@@ -66,17 +83,21 @@ class Game(ReplayMixin):
         preset: a preset name (``uno_env.presets()``).
         num_players: 2 to 10.
         seed: a non-negative integer; the same seed deals the same cards.
+        public_record: observations end with the public record (docs/environments.md,
+            "The public record"; single-sided decks only).
         **rules: overrides of the preset's rule flags (``uno_env.rules.Rules``).
     """
 
     def __init__(self, preset: str = "classic", num_players: int = 4, seed: int = 0,
-                 **rules):
+                 public_record: bool = False, **rules):
         self.config: Config = make_config(preset, num_players, **rules)
-        self._setup()
+        self._setup(public_record)
         self.reset(seed)
 
-    def _setup(self) -> None:
+    def _setup(self, public_record: bool = False) -> None:
         cfg = self.config
+        self.public_record = cfg.check_public_record(public_record)
+        obs_size = cfg.observation_size(self.public_record)
         self.layout = cfg.layout
         self._state = allocate(1, cfg.num_players, cfg.deck.num_types, cfg.deck.num_cards,
                                cfg.deck.double_sided)
@@ -85,10 +106,16 @@ class Game(ReplayMixin):
         self._spec = cfg.spec
         # the current decider's observation, kept up to date by every step (so an
         # environment loop needs one kernel call per step); other seats are computed
-        self._obs = np.zeros(cfg.layout.obs_size, np.float32)
-        self._other_obs = np.zeros(cfg.layout.obs_size, np.float32)
+        self._obs = np.zeros(obs_size, np.float32)
+        self._other_obs = np.zeros(obs_size, np.float32)
         self._box = _box(self)
-        self._kernel = _kernel(self)
+        self._record = None
+        if self.public_record:
+            self._record = allocate_record(1, cfg.num_players, cfg.deck.num_types,
+                                           cfg.record_offsets())
+            self._kernel = _RecordKernel(self)
+        else:
+            self._kernel = _kernel(self)
         self._double_sided = cfg.deck.double_sided
         self._current = 0
         self._actions: list[tuple[int, int, int]] = []
@@ -174,7 +201,8 @@ class Game(ReplayMixin):
     def from_scenario(cls, preset: str = "classic", hands=None, top: str | None = None,
                       color: str | None = None, draw_pile=None, discard=None,
                       current: int = 0, direction: int = 1, seed: int = 0,
-                      side: str = "light", **rules) -> "Game":
+                      side: str = "light", public_record: bool = False,
+                      **rules) -> "Game":
         """Set up any position at the start of ``current``'s turn.
 
         ``hands`` lists each seat's cards (the number of players is ``len(hands)``;
@@ -187,13 +215,14 @@ class Game(ReplayMixin):
         Flip deck (docs/rules.md 5): every card is named light side first (``"R5|P7"``);
         the listed cards fix their own pairings and the rest of the deck is paired from
         ``seed``; ``side`` is ``"light"`` or ``"dark"`` (the side in play), and
-        ``color`` names a colour of that side. ``top`` is required there (no default)."""
+        ``color`` names a colour of that side. ``top`` is required there (no default).
+        ``public_record``: as for ``Game`` (the record starts empty at this position)."""
         if not isinstance(hands, (list, tuple)) or not hands:
             raise ValueError(f"hands must be a list with one list of cards per seat, got "
                              f"{hands!r}")
         game = cls.__new__(cls)
         game.config = make_config(preset, len(hands), **rules)
-        game._setup()
+        game._setup(public_record)
         game.seed = check_seed(seed)
         if not isinstance(side, str) or side not in ("light", "dark"):
             raise ValueError(f"side must be 'light' or 'dark', got {side!r}")
@@ -336,6 +365,9 @@ class Game(ReplayMixin):
         other._other_obs = self._other_obs.copy()
         other._actions = list(self._actions)
         other._box = _box(other)
+        if self._record is not None:
+            other._record = type(self._record)(*(a.copy() for a in self._record))
+            other._kernel = _RecordKernel(other)
         return other
 
     def determinize(self, seat: int, seed: int = 0) -> "Game":
@@ -722,6 +754,12 @@ class Game(ReplayMixin):
         """``action`` (an action id of any integer type) as an int; ValueError naming
         the legal moves for anything else."""
         return self._action_id(action)
+
+    @property
+    def record(self):
+        """The public record's arrays (``engine.public_record.PublicRecord``) of a game
+        made with ``public_record=True``, else None. Read it; the kernels write it."""
+        return self._record
 
     @property
     def engine_state(self):

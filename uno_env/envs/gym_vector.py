@@ -113,15 +113,16 @@ class GymVectorEnv(gymnasium.vector.VectorEnv):
 
     def __init__(self, num_envs: int = 8, preset: str = "classic", num_players: int = 4,
                  opponents: Any = "random", seat: int | str = "random", seed: int = 0,
-                 copy: bool = True, **rules):
+                 copy: bool = True, public_record: bool = False, **rules):
         if not isinstance(copy, bool):
             raise ValueError(f"copy must be True or False, got {copy!r}")
         self.batch = LearnerBatch(num_envs, preset, num_players, opponents, seat, seed,
-                                  auto_reset=True, **rules)
+                                  auto_reset=True, public_record=public_record, **rules)
         self.config = self.batch.config
         self.num_envs = self.batch.num_envs
         self.copy = copy
-        self.single_observation_space = self.config.observation_space
+        self.single_observation_space = self.config.observation_space_with(
+            self.batch.public_record)
         self.single_action_space = self.config.action_space
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)

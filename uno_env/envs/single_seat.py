@@ -79,6 +79,7 @@ from uno_env.engine.entry import BoundEntry, kernels
 from uno_env.engine.names import AGENT_CODES, MCTS_BASE, agent_code
 from uno_env.engine.search import OP_LEARNER, SEARCH_SALT, idle_arguments
 from uno_env.engine.state import allocate
+from uno_env.engine.public_record import allocate_record
 from uno_env.rules import check_seed
 from uno_env.envs.every_seat import BatchRecord, as_actions
 
@@ -169,7 +170,8 @@ class LearnerBatch(BatchRecord):
 
     def __init__(self, num_envs: int, preset: str = "classic", num_players: int = 4,
                  opponents: Any = "random", seat: int | str = "random", seed: int = 0,
-                 auto_reset: bool = True, threads: int | None = None, **rules):
+                 auto_reset: bool = True, threads: int | None = None,
+                 public_record: bool = False, **rules):
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) \
                 or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
@@ -196,15 +198,27 @@ class LearnerBatch(BatchRecord):
         self.opponents = opponents
         self._state = allocate(self.num_envs, cfg.num_players, cfg.deck.num_types,
                                cfg.deck.num_cards, cfg.deck.double_sided)
-        self._lb = K.allocate_learner(self.num_envs, cfg.num_players, self.layout.obs_size,
+        #: observations end with the public record (docs/environments.md)
+        self.public_record = cfg.check_public_record(public_record)
+        self._obs_size = cfg.observation_size(self.public_record)
+        self._lb = K.allocate_learner(self.num_envs, cfg.num_players, self._obs_size,
                                       self.layout.size, lineups, seat_code, auto_reset)
         self._no_rows = np.zeros(0, np.int64)
-        self._no_obs = np.zeros((0, self.layout.obs_size), np.float32)
+        self._no_obs = np.zeros((0, self._obs_size), np.float32)
         self._no_mask = np.zeros((0, self.layout.size), np.uint8)
         #: a search opponent: the search entry point, with each game's search stream
         #: and belief (module docstring); else the learner entry point
         self.searches = bool((lineups >= MCTS_BASE).any())
-        if self.searches:
+        self._records = None
+        if self.public_record:
+            if self.searches:
+                raise ValueError("public_record=True is not available with a search "
+                                 "opponent (mcts): use numba or Python opponents")
+            self._records = allocate_record(self.num_envs, cfg.num_players,
+                                           cfg.deck.num_types, cfg.record_offsets())
+            self._kernel = BoundEntry(kernels(cfg.variant).learner_record)
+            threads = 1  # the record's step is not split over threads
+        elif self.searches:
             self._kernel = kernels(cfg.variant).search
             self._search_rng = np.zeros(self.num_envs, np.uint64)
             self._belief = np.zeros(self._state.hands.shape, np.uint8)
@@ -241,6 +255,9 @@ class LearnerBatch(BatchRecord):
                                 self.config.spec, self._no_codes, seed, arg, STAT_SLOTS,
                                 self._search_rng, self._belief, actions,
                                 *self._idle_outputs, self._lb, rows, obs, mask)
+        if self._records is not None:
+            return self._kernel(op, self._state, self.config.spec, self._lb, seed, int(arg),
+                                rows, actions, obs, mask, self._records)
         return self._kernel(op, self._state, self.config.spec, self._lb, seed, int(arg), rows,
                             actions, obs, mask)
 
@@ -288,10 +305,14 @@ class LearnerBatch(BatchRecord):
         """One slot continuing ``game`` (a ``uno_env.Game``, e.g. from
         ``Game.from_scenario``) with the learner at ``seat``; the opponents play first if
         it is not the learner's turn. The game itself is not changed, and the slot is not
-        reset when it ends."""
+        reset when it ends. The public record, if ``game`` keeps one, carries over."""
         cfg = game.config
         batch = cls(1, cfg.preset, cfg.num_players, opponents, seat, game.seed,
-                    auto_reset=False, **cfg.rule_overrides())
+                    auto_reset=False, public_record=game.public_record,
+                    **cfg.rule_overrides())
+        if game.public_record:
+            for mine, theirs in zip(batch._records[:3], game.record[:3]):
+                mine[...] = theirs
         for mine, theirs in zip(batch.engine_state, game.engine_state):
             mine[...] = theirs
         batch._call(K.OP_RESUME, 0)
@@ -355,7 +376,7 @@ class LearnerBatch(BatchRecord):
         if not self.external_agents:
             return
         lb = self._lb
-        obs_size, size = self.layout.obs_size, self.layout.size
+        obs_size, size = self._obs_size, self.layout.size
         while True:
             # Python opponents wait as EXTERNAL, EXTERNAL - 1, ...; a finished game
             # (DONE, below them all) waits for no one
@@ -406,7 +427,7 @@ class SingleAgentEnv(gymnasium.Env):
     def __init__(self, preset: str = "classic", num_players: int = 4,
                  opponents: Any = "random", seat: int | str = "random", seed: int = 0,
                  render_mode: str | None = None, illegal_action: str = "lose",
-                 illegal_reward: float = -1.0, **rules):
+                 illegal_reward: float = -1.0, public_record: bool = False, **rules):
         if illegal_action not in ("lose", "raise"):
             raise ValueError(f"illegal_action must be 'lose' or 'raise', got "
                              f"{illegal_action!r}")
@@ -416,9 +437,10 @@ class SingleAgentEnv(gymnasium.Env):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         self.render_mode = render_mode
         self.batch = LearnerBatch(1, preset, num_players, opponents, seat, seed,
-                                  auto_reset=False, **rules)
+                                  auto_reset=False, public_record=public_record, **rules)
         self.config = self.batch.config
-        self.observation_space = self.config.observation_space
+        self.observation_space = self.config.observation_space_with(
+            self.batch.public_record)
         self.action_space = self.config.action_space
         self._next_game = 0
         self._ready = False

@@ -11,7 +11,8 @@ import numpy as np
 from uno_env.rules.actions import ActionLayout, build_layout
 from uno_env.rules.cards import Deck, make_deck
 from uno_env.engine import codes as C
-from uno_env.engine.obs_layout import field_offsets, observation_slices
+from uno_env.engine.obs_layout import (
+    field_offsets, observation_slices, record_observation_size, record_offsets)
 from uno_env.engine.state import SPEC_CLASSES
 from uno_env.rules import Rules, check_num_players, make_rules
 
@@ -58,6 +59,41 @@ class Config:
             self.rules.target_score + points
         return gymnasium.spaces.Box(np.float32(0.0), high, (self.layout.obs_size,),
                                     np.float32)
+
+    # --- the public record (``public_record=True``; docs/environments.md) ---------------
+    def check_public_record(self, public_record) -> bool:
+        """``public_record`` as a bool; ValueError for a non-bool, or for a deck whose
+        cards change colour with the side in play (UNO Flip), which has no record."""
+        if not isinstance(public_record, (bool, np.bool_)):
+            raise ValueError(f"public_record must be True or False, got {public_record!r}")
+        if public_record and self.deck.double_sided:
+            raise ValueError(f"public_record is not available for the {self.deck.name!r} "
+                             f"deck (a card's colour and rank change with the side in "
+                             f"play); it is for the single-sided decks: presets classic, "
+                             f"street, party, onepiece ...")
+        return bool(public_record)
+
+    def observation_size(self, public_record: bool = False) -> int:
+        """The observation's length: ``layout.obs_size``, with the public record after
+        it when ``public_record`` (``obs_layout.record_slices``)."""
+        if not public_record:
+            return self.layout.obs_size
+        return record_observation_size(self.deck.num_types, self.num_players, self.rules)
+
+    def record_offsets(self) -> np.ndarray:
+        """``PublicRecord.at`` for this configuration."""
+        return record_offsets(self.deck.num_types, self.num_players, self.rules)
+
+    def observation_space_with(self, public_record: bool = False) -> gymnasium.spaces.Box:
+        """``observation_space``, or with ``public_record`` the longer space of an
+        observation with the record (its counts bounded by int16's range)."""
+        space = self.observation_space
+        if not public_record:
+            return space
+        n = self.observation_size(True)
+        high = np.full(n, float(np.iinfo(np.int16).max), np.float32)
+        high[:self.layout.obs_size] = space.high
+        return gymnasium.spaces.Box(np.float32(0.0), high, (n,), np.float32)
 
 
 def make_config(preset: str = "classic", num_players: int = 4, **overrides) -> Config:
