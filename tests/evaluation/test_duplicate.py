@@ -122,3 +122,89 @@ def test_a_card_of_uno_bench_5_loads_and_its_games_replay():
     assert card.tracks[0].duplicate is None
     report = reproduce(data, threads=1)
     assert report.identical and len(report.rows) == 1
+
+
+def _naive_sequential(d, looks):
+    """The same looks and stopping rule at the plain 95% level at every look: what
+    goes wrong without the adjustment (the negative control)."""
+    for i, (n, _) in enumerate(looks):
+        e = D._mean_ci(d[:n])
+        if D.stop_reason(e, i == len(looks) - 1):
+            return e["ci"]
+
+
+def test_the_sequential_budget_covers_at_its_nominal_rate():
+    """The stopping rule (looks at 1/8, 1/4, 1/2, all; stop when the headline interval is
+    narrow enough or excludes 0) on 600 resamplings of greedy's stored per-deal
+    differences over the heuristic on classic-4p, centred (true edge 0: the case where
+    stopping on 'excludes 0' is the danger) and as they are (true edge: their mean).
+    The Bonferroni-adjusted intervals hold the truth at least 93% of the time (a true
+    95% falls below that with probability < 0.01); the same rule at the plain 95% level
+    at every look does not (0.879 at 10,000 planned deals, docs/benchmark.md), so the
+    test can fail. Numpy only: well under a
+    second. benchmarks/duplicate_calibration.py --sequential measures it on games."""
+    refs = D.load_references(B.TRACKS["classic-4p"])
+    d = refs["greedy"][0].mean(axis=1) - refs["heuristic"][0].mean(axis=1)
+    assert D.sequential_looks(2000) == [(250, D.z_two_sided(0.005)),
+                                        (500, D.z_two_sided(0.005)),
+                                        (1000, D.z_two_sided(0.005)),
+                                        (2000, D.z_two_sided(0.035))]
+    rng = np.random.default_rng(63)
+    looks = D.sequential_looks(2000)
+    for centred in (True, False):
+        pop = d - d.mean() if centred else d
+        truth = pop.mean()
+        hits = naive = 0
+        stops = []
+        for _ in range(600):
+            x = pop[rng.integers(0, len(pop), 2000)]
+            e = D.sequential_edge(x)
+            assert e["deals"] in (250, 500, 1000, 2000)
+            stops.append(e["deals"])
+            hits += e["ci"][0] - 1e-6 <= truth <= e["ci"][1] + 1e-6
+            lo, hi = _naive_sequential(x, looks)
+            naive += lo - 1e-6 <= truth <= hi + 1e-6
+        assert hits / 600 >= 0.93, (centred, hits)
+        if centred:
+            assert naive / 600 < 0.93, naive       # the adjustment is what covers
+            assert np.mean(np.array(stops) == 2000) > 0.9
+        else:                                        # -2.4 points: told apart early
+            assert np.mean(np.array(stops) <= 1000) > 0.5
+
+
+def test_a_slow_agent_stops_early_and_says_why_a_fast_one_plays_every_deal():
+    from uno_env.evaluation.calibration import NoisyHeuristic
+    from uno_env.rules.config import make_config
+    tr = B.TRACKS["classic-4p"]
+    with pytest.raises(ValueError, match="budget must be one of auto, full, sequential"):
+        B.benchmark("greedy", "classic-4p", games=16, budget="fast")
+    result = runner.invoke(app, ["benchmark", "--agent", "greedy", "--track", "classic-4p",
+                                 "--games", "16", "--budget", "fast"])
+    assert result.exit_code != 0 and "budget must be one of" in result.output
+    # a fast agent, default budget: every deal
+    full = B.benchmark("greedy", "classic-4p", games=64, threads=1).tracks[0].duplicate
+    assert full["deals"] == 16 and full["budget"]["rule"] == "full"
+    assert "fast (numba)" in full["budget"]["reason"]
+    # the sequential rule forced on it: a prefix of the same games, and why it stopped
+    card = B.benchmark("greedy", "classic-4p", games=64, threads=1, budget="sequential")
+    seq = card.tracks[0].duplicate
+    plan = seq["budget"]
+    assert plan["rule"] == "sequential" and plan["looks"] == [2, 4, 8, 16]
+    assert seq["deals"] == plan["stopped_at"] in plan["looks"] and plan["reason"]
+    won, points = D.decode(seq["records"])
+    fw, fp = D.decode(full["records"])
+    assert (won == fw[:len(won)]).all() and (points == fp[:len(won)]).all()
+    refs = D.load_references(tr)
+    assert seq["edges"]["heuristic"] == D.paired_edge(won, points, *refs["heuristic"],
+                                                      z=D.sequential_looks(16)[
+                                                          plan["looks"].index(
+                                                              seq["deals"])][1])
+    assert "Budget: sequential" in card.markdown()
+    # a Python agent, default budget (auto): sequential; a random player is told apart
+    # from the heuristic at the first look (8 of 64 deals)
+    config = make_config(tr.preset, tr.num_players, **tr.rules)
+    dup = B.play_track_duplicate(NoisyHeuristic(config, 1.0, 5), tr, 64, threads=1,
+                                 budget="auto")
+    assert dup["budget"]["rule"] == "sequential" and dup["deals"] == 8
+    assert dup["budget"]["stopped_at"] == 8 and dup["games"] == 32
+    assert dup["edges"]["heuristic"]["win_rate"]["ci"][1] < 0

@@ -601,7 +601,13 @@ def benchmark(agent: str = typer.Option(None, help="the agent: a baseline (rando
                                             "code 1 if not); docs/reproducibility.md"),
               deals: int = typer.Option(None, min=0, help="the first DEALS of each "
                                         "4-player track's duplicate deals instead of all "
-                                        "(0: none): a NON-STANDARD card")):
+                                        "(0: none): a NON-STANDARD card"),
+              budget: str = typer.Option("auto", help="duplicate deals by cost: auto "
+                                         "(default: a numba agent plays every deal, a "
+                                         "slower one stops early once its headline "
+                                         "interval is narrow enough or excludes 0), "
+                                         "full (every deal), sequential (the early-"
+                                         "stopping rule for any agent)")):
     """The benchmark: the agent against each track's reference panel; writes a report
     card (win rates with 95% intervals, the anchored rating, the headline)."""
     from uno_env.evaluation.benchmark import benchmark as run
@@ -623,7 +629,7 @@ def benchmark(agent: str = typer.Option(None, help="the agent: a baseline (rando
         raise typer.BadParameter("give --agent (or --reproduce card.json)")
     try:
         card = run(agent, track, games=games, threads=threads, backend=backend,
-                   address=address, progress=progress, deals=deals)
+                   address=address, progress=progress, deals=deals, budget=budget)
     except (ValueError, NotImplementedError) as err:
         raise typer.BadParameter(" ".join(str(err).split())) from None
     typer.echo(card.markdown())

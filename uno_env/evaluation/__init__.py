@@ -10,6 +10,8 @@ module              holds
 ``ray_runtime``     connecting to Ray; the error naming a missing extra
 ``benchmark``       the fixed benchmark tracks and report cards (``uno-bench/6``)
 ``reproduce``       a card's games played again and compared (``--reproduce``)
+``duplicate``       duplicate deals, paired edges, the sequential budget
+``calibration``     agents of known edge, the intervals' coverage
 ``analysis``        statistics over ``simulate`` runs (rule variants, agents)
 ``plots``           matplotlib figures of those results
 ``stats``           confidence intervals shared by the above

@@ -47,7 +47,10 @@ gives the agent's **paired edge** over every reference (win rate and round point
 intervals from the per-deal differences); the edge over ``heuristic`` is the 4-player
 headline, beside the anchored rating. An agent identical to a member scores exactly 0.
 The card keeps every duplicate game (``records``) so two cards compare game by game
-(``uno-bench compare``). The rating games below are ``uno-bench/5``'s, unchanged.
+(``uno-bench compare``). Budgets by cost: a fast (numba) agent plays every deal; a slow one
+(``benchmark(budget="auto")``, the default) plays them in looks of 1/8, 1/4, 1/2 and all
+of them and stops once its headline interval, at a Bonferroni-adjusted level, is at most
+``duplicate.TARGET_HALF_WIDTH`` (0.4 points of win rate) each side or excludes 0. The rating games below are ``uno-bench/5``'s, unchanged.
 
 Headline. The score of a track is the anchored rating; ``mean_ratio``, the win rate
 against the panel over chance (``1/N``) averaged over the members, is reported beside it.
@@ -641,6 +644,15 @@ def _duplicate_lines(t: TrackResult) -> list[str]:
                  f"the agent in every seat, {d['opponent']} in the other three ({d['games']:,} "
                  f"games, {d.get('seconds', 0):.0f} s): win rate {d['win_rate']:.4f}, "
                  f"round points {d['points']:.2f} a game."]
+    plan = d.get("budget")
+    if plan and plan["rule"] == "sequential":
+        lines.append(f"Budget: sequential (a slow agent), looks at "
+                     f"{', '.join(f'{n:,}' for n in plan['looks'])} of {plan['planned']:,} "
+                     f"deals; stopped at {plan['stopped_at']:,}: {plan['reason']}. Its "
+                     f"intervals are at that look's adjusted level (z = {plan['z']:.3f}, "
+                     f"Bonferroni across the looks), so they cover with at least 95%.")
+    elif plan:
+        lines.append(f"Budget: {plan['planned']:,} deals ({plan['reason']}).")
     if d.get("from"):
         from uno_env.provenance import describe
         lines += [f"These are {d['from']}:", *describe(d.get("provenance"))]
@@ -735,7 +747,8 @@ def _given_name(plan) -> str | None:
 def benchmark(agent: str, tracks="all", games: int | None = None,
               threads: int | None = None, backend: str = "local", address=None,
               progress: bool = False, anchors: dict | None = None,
-              opponents=None, deals: int | None = None) -> BenchmarkCard:
+              opponents=None, deals: int | None = None,
+              budget: str = "auto") -> BenchmarkCard:
     """Play ``agent`` (a spec, module docstring) on ``tracks`` (``"all"``, a name or a
     list) against every panel member; the report card. ``games`` overrides every
     member's number of games (rounded up to a multiple of the players): the card is then
@@ -746,7 +759,13 @@ def benchmark(agent: str, tracks="all", games: int | None = None,
     plays no duplicate deals. ``deals`` plays the first ``deals`` of each 4-player
     track's duplicate deals (0: none) instead of all of them (with ``games``, a quick
     look, ``games / players`` of them): a card with fewer deals is marked non-standard
-    too, and its paired edges are wider."""
+    too, and its paired edges are wider. ``budget`` (``BUDGETS``): ``"auto"`` (the
+    default) plays every duplicate deal with a fast (numba) agent and a sequential
+    budget with any other (a Python agent, a search, a service), which stops early once
+    the headline interval is narrow enough or excludes 0 (``play_track_duplicate``;
+    the card says how many deals it played and why); ``"full"`` every deal whatever the
+    agent; ``"sequential"`` the sequential budget whatever the agent. A card stopped by
+    the rule is standard: the rule is part of the benchmark."""
     from uno_env.rules.config import make_config
     from uno_env.evaluation.tournament import BACKENDS, play_lineups
     chosen = get_tracks(tracks)
@@ -765,6 +784,8 @@ def benchmark(agent: str, tracks="all", games: int | None = None,
     if deals is not None and (isinstance(deals, bool) or not isinstance(deals, int)
                               or deals < 0):
         raise ValueError(f"deals must be a non-negative integer, got {deals!r}")
+    if budget not in BUDGETS:
+        raise ValueError(f"budget must be one of {', '.join(BUDGETS)}, got {budget!r}")
     anchors = load_anchors() if anchors is None else anchors
     plan = []                      # (track result, candidate, [(member, games)])
     for tr in chosen:
@@ -816,7 +837,7 @@ def benchmark(agent: str, tracks="all", games: int | None = None,
                 if bar is not None:
                     bar.set_description(f"{tr.name} duplicate deals")
                 result.duplicate = play_track_duplicate(cand, tr, n_deals[tr.name],
-                                                        threads, bar)
+                                                        threads, bar, budget)
             result.seconds = time.perf_counter() - t0
     finally:
         if bar is not None:
@@ -858,17 +879,65 @@ def compare_agents(a: str, b: str, track, deals: int | None = None,
             **paired_edge(*played[0], *played[1])}
 
 
-def play_track_duplicate(cand, track: Track, deals: int, threads=None, bar=None) -> dict:
+#: ``benchmark``'s ``budget``: how many duplicate deals a card plays (docs/benchmark.md,
+#: "Budgets by cost")
+BUDGETS = ("auto", "full", "sequential")
+
+
+def is_fast(cand) -> bool:
+    """Whether ``make_candidate``'s ``cand`` plays inside the numba engine (a numba
+    agent's name): such a candidate always plays every duplicate deal."""
+    from uno_env.evaluation.tournament import is_position_agent
+    return isinstance(cand, str) and not is_position_agent(cand)
+
+
+def play_track_duplicate(cand, track: Track, deals: int, threads=None, bar=None,
+                         budget: str = "full") -> dict:
     """``cand`` (``make_candidate``'s) on the first ``deals`` of ``track``'s duplicate
-    deals: ``TrackResult.duplicate`` (its paired edge over every stored reference)."""
-    from uno_env.evaluation.duplicate import encode, load_references, paired_edge
+    deals: ``TrackResult.duplicate`` (its paired edge over every stored reference).
+    ``budget="sequential"`` plays them in looks (``duplicate.sequential_looks``: 1/8,
+    1/4, 1/2, all) and stops at the first whose headline interval (over the opponent,
+    at the look's Bonferroni-adjusted level) is narrow enough or excludes 0; every edge
+    is then given at the stopping look's level. ``"auto"``: sequential unless ``cand``
+    is fast (``is_fast``); ``"full"``: every deal, plain 95% intervals."""
+    from uno_env.evaluation.duplicate import (TARGET_HALF_WIDTH, encode, load_references, paired_edge,
+                                              sequential_looks, stop_reason)
+    if budget not in BUDGETS:
+        raise ValueError(f"budget must be one of {', '.join(BUDGETS)}, got {budget!r}")
     t0 = time.perf_counter()
-    won, points = play_duplicate(cand, track, deals, threads, bar)
     refs = load_references(track)
-    edges = {m: paired_edge(won, points, *refs[m]) for m in track.panel if m in refs}
-    return {"deals": int(deals), "games": int(won.size),
-            "opponent": track.duplicate.opponent,
+    opp = track.duplicate.opponent
+    rule = budget if budget != "auto" else "full" if is_fast(cand) else "sequential"
+    if rule == "sequential" and opp not in refs:
+        rule = "full"              # no headline to watch: every deal
+    if rule == "full":
+        won, points = play_duplicate(cand, track, deals, threads, bar)
+        z = Z95
+        why = ("budget full: every deal" if budget == "full" else
+               "a fast (numba) agent plays every deal" if is_fast(cand) else
+               "no stored headline reference: every deal")
+        plan = {"rule": "full", "planned": int(deals), "reason": why}
+    else:
+        looks = sequential_looks(deals)
+        parts, done = [], 0
+        for i, (n, z) in enumerate(looks):
+            parts.append(play_duplicate(cand, track, n, threads, bar, start=done))
+            done = n
+            won = np.concatenate([w for w, _ in parts])
+            points = np.concatenate([p for _, p in parts])
+            head = paired_edge(won, points, *refs[opp], z=z)
+            why = stop_reason(head["win_rate"], i == len(looks) - 1)
+            if why:
+                break
+        if bar is not None and done < deals:
+            bar.update((deals - done) * track.num_players)
+        plan = {"rule": "sequential", "planned": int(deals),
+                "looks": [n for n, _ in looks], "stopped_at": int(done),
+                "z": round(z, 4), "target_half_width": TARGET_HALF_WIDTH, "reason": why}
+    edges = {m: paired_edge(won, points, *refs[m], z=z) for m in track.panel if m in refs}
+    return {"deals": int(len(won)), "games": int(won.size),
+            "opponent": opp,
             "win_rate": round(float(won.mean()), 6),
             "points": round(float(points.mean()), 4), "edges": edges,
-            "records": encode(won, points),
+            "records": encode(won, points), "budget": plan,
             "seconds": round(time.perf_counter() - t0, 1)}

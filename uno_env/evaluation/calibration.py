@@ -37,6 +37,25 @@ class NoisyHeuristic:
                                   np.asarray(action_mask)[None])[0])
 
 
+def _play_pair(track, p, deals, seed, against, threads):
+    """``NoisyHeuristic(p, seed)`` and its comparison (``coverage``) on ``deals`` deals
+    of seed ``seed``."""
+    import dataclasses
+
+    from uno_env.evaluation.duplicate import play_duplicate
+    from uno_env.rules.config import make_config
+    config = make_config(track.preset, track.num_players, **track.rules)
+    moved = dataclasses.replace(track, duplicate=dataclasses.replace(
+        track.duplicate, seed=seed, deals=deals))
+    # batch 1024: the games of the figures in docs/benchmark.md (a NoisyHeuristic's
+    # draws from its own generator depend on the batch)
+    a = play_duplicate(NoisyHeuristic(config, p, seed), moved, threads=threads,
+                       batch=1024)
+    b = play_duplicate(NoisyHeuristic(config, p, seed + 1) if against == "twin"
+                       else against, moved, threads=threads, batch=1024)
+    return a, b
+
+
 def coverage(track, p: float, deals: int, blocks: int, seed: int = 0,
              against: str = "twin", threads=None) -> dict:
     """How often the 95% interval of a paired edge holds the true edge, over ``blocks``
@@ -54,12 +73,7 @@ def coverage(track, p: float, deals: int, blocks: int, seed: int = 0,
     if blocks < 2 or deals % blocks:
         raise ValueError(f"deals ({deals}) must split into blocks ({blocks}) >= 2 equal "
                          f"blocks")
-    config = make_config(track.preset, track.num_players, **track.rules)
-    moved = dataclasses.replace(track, duplicate=dataclasses.replace(
-        track.duplicate, seed=seed, deals=deals))
-    a = play_duplicate(NoisyHeuristic(config, p, seed), moved, threads=threads)
-    b = play_duplicate(NoisyHeuristic(config, p, seed + 1) if against == "twin"
-                       else against, moved, threads=threads)
+    a, b = _play_pair(track, p, deals, seed, against, threads)
     pooled = paired_edge(*a, *b)
     truth = {k: 0.0 if against == "twin" else pooled[k]["edge"]
              for k in ("win_rate", "points")}
@@ -73,3 +87,35 @@ def coverage(track, p: float, deals: int, blocks: int, seed: int = 0,
     return {"p": p, "against": against, "deals": deals, "blocks": blocks,
             "truth": truth, "pooled": pooled,
             **{key: hits[key] / blocks for key in hits}}
+
+
+def sequential_coverage(track, p: float, deals: int, blocks: int, seed: int = 0,
+                        against: str = "twin", target: float | None = None,
+                        threads=None) -> dict:
+    """``coverage`` of the sequential budget's stopping rule (``duplicate.
+    sequential_edge``, on the win-rate edge): each block of ``deals / blocks`` deals is
+    one card's planned deals, looked at after 1/8, 1/4, 1/2 and all of them. ``target``
+    (the half-width that stops a card; default ``TARGET_HALF_WIDTH`` scaled to the
+    block, ``* sqrt(10000 / block)``, as stringent as classic-4p's 0.4 points on its
+    10,000 deals). Returns the coverage, the truth, and how many blocks stopped at each
+    look and why."""
+    from uno_env.evaluation.duplicate import (TARGET_HALF_WIDTH, paired_edge,
+                                              sequential_edge)
+    if blocks < 2 or deals % blocks:
+        raise ValueError(f"deals ({deals}) must split into blocks ({blocks}) >= 2 equal "
+                         f"blocks")
+    n = deals // blocks
+    target = TARGET_HALF_WIDTH * np.sqrt(10_000 / n) if target is None else target
+    a, b = _play_pair(track, p, deals, seed, against, threads)
+    d = a[0].mean(axis=1) - b[0].mean(axis=1)
+    truth = 0.0 if against == "twin" else paired_edge(*a, *b)["win_rate"]["edge"]
+    hits, stops, reasons = 0, {}, {}
+    for k in range(blocks):
+        e = sequential_edge(d[k * n:(k + 1) * n], target=target)
+        hits += e["ci"][0] - 1e-9 <= truth <= e["ci"][1] + 1e-9
+        stops[e["deals"]] = stops.get(e["deals"], 0) + 1
+        why = e["reason"].split(":")[0].split(" (")[0]
+        reasons[why] = reasons.get(why, 0) + 1
+    return {"p": p, "against": against, "deals": deals, "blocks": blocks,
+            "target": target, "truth": truth, "coverage": hits / blocks,
+            "stops": dict(sorted(stops.items())), "reasons": reasons}

@@ -125,8 +125,10 @@ def reproduce(source, threads: int | None = None, backend: str = "local", addres
             tr = t.track
             cand, _ = make_candidate(card.agent, make_config(tr.preset, tr.num_players,
                                                              **tr.rules), tr.seed)
-            again.tracks[0].duplicate = play_track_duplicate(
-                cand, tr, t.duplicate["deals"], threads)
+            plan = t.duplicate.get("budget") or {}
+            again.tracks[0].duplicate = play_track_duplicate(  # the same rule, same stop
+                cand, tr, plan.get("planned", t.duplicate["deals"]), threads,
+                budget=plan.get("rule", "full"))
         again_tracks += again.tracks
         records.append(again.provenance)
     again = BenchmarkCard(card.agent, again_tracks, card.games_override,

@@ -230,14 +230,17 @@ def _chunks(lus, games_per_lineup: int) -> list[tuple[int, tuple, int, int]]:
 
 
 def _play_chunk(preset, num_players, lineup, python_agents, num_games, seed, first_game,
-                threads, rules):
+                threads, rules, batch: int | None = None):
     """Games ``first_game .. first_game + num_games - 1`` of ``seed`` for one lineup:
     ``(winner int32[n], points int32[n, P], threads used or None)``. Inside
-    ``simulate`` for numba agents only, else batched through the EverySeatBatch. A pure
-    function of its arguments: the local and the Ray backend both run it."""
+    ``simulate`` for numba agents only, else batched through the EverySeatBatch
+    (``batch`` games at once, default ``_play_batched``'s: the same games whatever it
+    is, for agents whose moves depend on their observations only). A pure function of
+    its arguments: the local and the Ray backend both run it."""
     if any(a in python_agents or is_position_agent(a) for a in lineup):
         winner, points = _play_batched(preset, num_players, lineup, python_agents,
-                                       num_games, seed, first_game, rules)
+                                       num_games, seed, first_game, rules,
+                                       **({} if batch is None else {"batch": batch}))
         return winner, points, None
     res = simulate(preset, num_players, agents=lineup, num_games=num_games, seed=seed,
                    threads=threads, first_game=first_game, **rules)
