@@ -45,7 +45,10 @@ def _load():
         raise ImportError(f"uno_agents: the shipped agents package is not at {FOLDER} "
                           "(reinstall uno-env: pip install -e . in a checkout)")
     # find_spec looks at sys.modules first, then the path, without running anything
-    found = importlib.util.find_spec("agents")
+    try:
+        found = importlib.util.find_spec("agents")
+    except ValueError:          # an "agents" in sys.modules without a spec: not ours
+        found = None
     if found is not None and _is_shipped(found.origin):
         return importlib.import_module("agents")
     name = f"{__name__}.shipped"
