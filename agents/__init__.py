@@ -28,11 +28,11 @@ module              holds
 ``onnx_policy``     an ONNX policy file played as an agent, ``onnx:PATH`` (onnxruntime)
 ==================  ==============================================================
 """
-from agents.baselines import (AGENTS, Agent, GreedyAgent, HeuristicAgent, RandomAgent,
-                              make_agent)
-from agents.ppo import PPOAgent, shipped_models
-from agents.belief import BeliefModel
-from agents.search import MCTSAgent
+from .baselines import (AGENTS, Agent, GreedyAgent, HeuristicAgent, RandomAgent,
+                        make_agent)
+from .belief import BeliefModel
+from .ppo import PPOAgent, shipped_models
+from .search import MCTSAgent
 
 __all__ = ["AGENTS", "Agent", "BeliefModel", "GreedyAgent", "HeuristicAgent", "MCTSAgent",
            "PPOAgent", "RandomAgent", "make_agent", "shipped_models"]
@@ -47,7 +47,7 @@ def _load_model(spec, config, seed=None):
 
 def _load_onnx(spec, config, seed=None):
     """``onnx:PATH``: an exported policy played through onnxruntime (the onnx extra)."""
-    from agents.onnx_policy import OnnxAgent
+    from .onnx_policy import OnnxAgent
     agent = OnnxAgent(spec.removeprefix("onnx:"), seed=seed)
     if config is not None:
         agent.check_config(config)
@@ -85,12 +85,12 @@ def register() -> None:
 def _train_ppo(**options):
     """``uno-bench train``'s job: ``agents.train.train`` (imported when it runs: it needs
     torch and the ``rl`` extra)."""
-    from agents.train import train
+    from .train import train
     return train(**options)
 
 
 def _train_exit(**options):
     """``uno-bench exit``'s job: ``agents.exit.exit_train`` (expert iteration; imported
     when it runs: it needs torch)."""
-    from agents.exit import exit_train
+    from .exit import exit_train
     return exit_train(**options)

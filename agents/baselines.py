@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.base import Agent, config_of, split_observation
-from agents.search import MCTSAgent
+from .base import Agent, config_of, split_observation
+from .search import MCTSAgent
 from uno_env.engine.entry import kernels
 from uno_env.engine.names import AGENT_GREEDY, AGENT_HEURISTIC, parse_search_name
 from uno_env.envs.legacy import legacy_size

@@ -51,7 +51,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.ppo import PPOAgent
+from .ppo import PPOAgent
 from uno_env.players.training import TrainResult
 
 TORCH_EXTRA = ('expert iteration needs torch: pip install torch==2.13.0 '
@@ -170,7 +170,7 @@ class _ValueLabeller(_SearchLabeller):
     and the search's mean value of every legal move (NaN for the others)."""
 
     def __call__(self, rows):
-        from agents.search_values import search_values
+        from .search_values import search_values
         moves = np.empty(len(rows), np.int64)
         q = np.full((len(rows), self.lb.layout.size), np.nan, np.float32)
         for i, g in enumerate(rows):
@@ -195,7 +195,7 @@ def collect(config, games: int, seed: int, opponents, budget: int | None,
     ``mask`` (uint8), ``label``, ``heuristic`` (the heuristic's move there), ``game``
     (the game index), ``value`` (1 if the seat won that game, 0 lost, 1/P truncated);
     and per game: ``games_won``, ``games_expert`` (who played the seat)."""
-    from agents.baselines import HeuristicAgent
+    from .baselines import HeuristicAgent
     from uno_env.envs.single_seat import LearnerBatch
 
     if not 0.0 <= expert_share <= 1.0:
@@ -527,7 +527,7 @@ def evaluate_guided(network, budget: int, opponents="heuristic", num_games: int 
     policy's move (a network default needs the engine hook of the module docstring),
     so this composes the two instead. Returns ``evaluate``'s dict plus ``overrides``,
     the share of choices where the search's move replaced the network's."""
-    from agents.baselines import HeuristicAgent
+    from .baselines import HeuristicAgent
     from uno_env.envs.single_seat import LearnerBatch
     from uno_env.evaluation.stats import wilson
 
@@ -611,7 +611,7 @@ def exit_train(out="runs/exit", progress: bool = True, **settings) -> ExitResult
     _require_torch()
     import torch
 
-    from agents.train import SelfPlayPool
+    from .train import SelfPlayPool
     from uno_env.engine.names import mcts_code
     from uno_env.envs.single_seat import parse_opponents
     from uno_env.rules.config import make_config

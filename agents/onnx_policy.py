@@ -32,9 +32,9 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.base import Agent, choose_from_logits, policy_batch, split_observation
-from agents.onnx_export import META_KEY, require
-from agents.ppo import PPOAgent, advice_features, input_size
+from .base import Agent, choose_from_logits, policy_batch, split_observation
+from .onnx_export import META_KEY, require
+from .ppo import PPOAgent, advice_features, input_size
 from uno_env.rules.config import make_config
 
 class OnnxAgent(Agent):
@@ -71,7 +71,7 @@ class OnnxAgent(Agent):
         self.input_size = input_size(self.config, self.meta.get("obs_size"))
         self.advisor = None
         if self.meta.get("advice"):
-            from agents.baselines import make_agent
+            from .baselines import make_agent
             self.advisor = make_agent(self.meta["advice"], self.config)
         self._inputs = {i.name for i in self.session.get_inputs()}
 

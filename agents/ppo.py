@@ -24,8 +24,8 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.base import (Agent, choose_from_logits, config_of, policy_batch,
-                         split_observation)
+from .base import (Agent, choose_from_logits, config_of, policy_batch,
+                   split_observation)
 from uno_env.rules.config import make_config
 from uno_env.envs.legacy import legacy_size
 from uno_env.integrations.scaling import dark_face_features
@@ -99,7 +99,7 @@ class PPOAgent(Agent):
         #: the agent whose move is an input of the network (``advice_features``), or None
         self.advisor = None
         if self.meta.get("advice"):
-            from agents.baselines import make_agent
+            from .baselines import make_agent
             self.advisor = make_agent(self.meta["advice"], self.config)
         self._check_shapes()
 
@@ -152,7 +152,7 @@ class PPOAgent(Agent):
         """Write the policy as ONNX (observation and mask in, masked action logits out;
         ``agents.onnx_export``; the ``onnx`` extra). ``onnx:PATH`` plays it back
         (``agents.onnx_policy``)."""
-        from agents.onnx_export import export_onnx
+        from .onnx_export import export_onnx
         return export_onnx(self, path)
 
     @classmethod

@@ -22,7 +22,7 @@ import contextlib
 
 import numpy as np
 
-from agents.base import Agent
+from .base import Agent
 from uno_env.engine.batch import STAT_SLOTS
 from uno_env.engine.entry import kernels
 from uno_env.engine.rng import seed_stream_py

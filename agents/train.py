@@ -54,7 +54,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.ppo import PPOAgent
+from .ppo import PPOAgent
 from uno_env.players.training import TrainResult, evaluation_row
 
 RL_EXTRA = ('the training job needs the "rl" extra: pip install torch==2.13.0 '
@@ -102,7 +102,7 @@ def advised(venv, advisor):
     import gymnasium
     from stable_baselines3.common.vec_env import VecEnvWrapper
 
-    from agents.ppo import advice_features
+    from .ppo import advice_features
 
     base = venv.observation_space
     actions = venv.action_space.n
@@ -199,8 +199,8 @@ def imitation_data(teacher: str, config, steps: int, num_envs: int, seed: int,
     the discounted return from that decision on, ``complete`` False for the decisions
     of games still running at the end (their return is unknown). ``advice``: an agent
     name whose ``advice_features`` end every observation, as in ``advised``."""
-    from agents import make_agent
-    from agents.ppo import advice_features
+    from . import make_agent
+    from .ppo import advice_features
     from uno_env.envs.single_seat import LearnerBatch
 
     agent = make_agent(teacher, config)
@@ -318,7 +318,7 @@ def train(out="runs/ppo", progress: bool = True, resume=None, **settings) -> Tra
                      opponents=_opponent_spec(s.opponents, pool), seed=s.seed, **s.rules)
     config = venv.config
     if s.advice is not None:
-        from agents import make_agent
+        from . import make_agent
         venv = advised(venv, make_agent(s.advice, config))
     for opp in s.eval_opponents:   # fail now, not after an hour of training
         from uno_env.envs.single_seat import parse_opponents

@@ -1,5 +1,9 @@
 """Masked PPO for UNO in one file, in the style of CleanRL's ``ppo.py``.
 
+Needs torch (the CPU build; beside ``pip install -e .``, nothing else)::
+
+    pip install torch==2.13.0 --extra-index-url https://download.pytorch.org/whl/cpu
+
 Trains one seat of 2-player classic UNO against the ``random`` agent on
 ``uno_env.GymVectorEnv`` (``gymnasium.make_vec("uno_env/UnoSingleSeat-v3", ...)``: every game of
 the batch stepped by one numba call) and prints the win rate against ``random``
@@ -15,7 +19,7 @@ move and its gradient ignores them. The env resets a finished game within the st
 observation, which is the layout this loop's GAE assumes; a truncated game's value is
 bootstrapped from ``infos["final_obs"]``.
 
-Needs torch (the ``rl`` extra). ``--metrics PATH`` writes one JSON line per evaluation.
+``--metrics PATH`` writes one JSON line per evaluation.
 ``--save PATH`` writes the trained actor as a ``.npz`` policy (``export``): the format of
 ``agents.PPOAgent``, which plays it with numpy alone, so ``uno-bench benchmark --agent
 PATH`` gives it a report card, and ``uno-bench evaluate --model PATH`` and ``uno-bench
@@ -29,9 +33,16 @@ import time
 
 import gymnasium
 import numpy as np
-import torch
-import torch.nn as nn
-from torch.distributions.categorical import Categorical
+
+#: the command that installs what this example needs beyond uno-env itself
+INSTALL = "pip install torch==2.13.0 --extra-index-url https://download.pytorch.org/whl/cpu"
+try:
+    import torch
+    import torch.nn as nn
+    from torch.distributions.categorical import Categorical
+except ModuleNotFoundError as err:
+    raise ModuleNotFoundError(f"this example needs {err.name}: {INSTALL}",
+                              name=err.name) from None
 
 import uno_env
 from uno_env.integrations.scaling import config_scale
@@ -139,7 +150,7 @@ def export(agent: Agent, config, path, **meta):
     actor's layers, the observation scale, a JSON record of the game it was trained
     for) and return the path. The file plays the greedy policy of ``Agent.act_batch``
     with numpy alone."""
-    from agents import PPOAgent
+    from uno_agents import PPOAgent
     meta = {"name": "cleanrl_ppo", "trainer": "examples/cleanrl_ppo_masked.py", **meta}
     return PPOAgent.from_torch(agent.actor, agent.scale, config, **meta).save(path)
 

@@ -1,5 +1,9 @@
 """Masked PPO for UNO that never leaves the device, in the style of PureJaxRL.
 
+Needs the ``jax`` extra (jax, flax, optax; JAX's CPU build), from the checkout::
+
+    pip install -e ".[jax]"
+
 One seat of classic UNO (2 players by default) learns against the ``random`` policy on
 the pure-JAX engine (``uno_env.jax``). The games, the opponents' moves (uniformly random
 legal actions drawn from JAX keys inside the environment's step), the rollout, GAE and
@@ -25,7 +29,7 @@ The win rate printed at the end (and before training, for the untrained policy) 
 measured on the same ``--eval-games`` deals each time, each game played to its end with
 the policy's sampled moves. ``--save-curve PATH`` writes the learning curve (the win rate
 of the training games of each update) as a PNG. Needs the ``jax`` extra (jax, flax,
-optax) and matplotlib for the curve.
+optax; the install line at the top) and matplotlib (a core dependency) for the curve.
 """
 from __future__ import annotations
 
@@ -33,12 +37,19 @@ import argparse
 import time
 from typing import NamedTuple
 
-import flax.linen as nn
-import jax
-import jax.numpy as jnp
 import numpy as np
-import optax
-from flax.training.train_state import TrainState
+
+#: the command that installs what this example needs beyond uno-env itself
+INSTALL = 'pip install -e ".[jax]"'
+try:
+    import flax.linen as nn
+    import jax
+    import jax.numpy as jnp
+    import optax
+    from flax.training.train_state import TrainState
+except ModuleNotFoundError as err:
+    raise ModuleNotFoundError(f"this example needs {err.name} (the jax extra): {INSTALL}",
+                              name=err.name) from None
 
 from uno_env.jax import core
 

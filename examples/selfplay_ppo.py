@@ -1,12 +1,33 @@
 """Self-play PPO for 4-player UNO: one policy decides for every seat.
 
+Needs torch (the CPU build; beside ``pip install -e .``, nothing else)::
+
+    pip install torch==2.13.0 --extra-index-url https://download.pytorch.org/whl/cpu
+
 Trains on ``uno_env.EverySeatBatch`` (every game of the batch stepped by one numba call;
 each step returns the observation and mask of the seat that decides next in each game)
-and prints the win rate of the greedy policy against three ``greedy`` agents (chance is
-1/4 at four players), measured on the same fixed deals each time (``uno_env.evaluate``).
+and judges the policy against the agents ``--against`` names (default ``greedy``; any
+name uno_env resolves, several with commas): for each agent X, the greedy policy in one
+seat against X in the three others, beside X itself in that seat of the same games, and
+the paired difference of the two win rates with its 95% interval (``Judge``). The
+learning curve plays the first ``--eval-games`` deals of the final verdict's, so a rise
+of the curve is the verdict's measure at a smaller game count, never a different one.
 
-    python examples/selfplay_ppo.py                  # 6M decisions, about 9 minutes here
-    python examples/selfplay_ppo.py --advice greedy --metrics curve.jsonl --save mine.npz
+    python examples/selfplay_ppo.py                 # 8M decisions: 8 minutes on a quiet machine
+    python examples/selfplay_ppo.py --minutes 10 --against greedy,heuristic --save mine.npz
+
+**What 10 minutes give: no policy that beats greedy.** Measured on this project's 2-core
+machine, seed 1, the defaults, ``--minutes 10 --against greedy,heuristic`` under ``nice
+-n 5`` while other jobs loaded it (load average 12 to 15, 2026-12-07): 1.29M learner
+decisions (2,150 a second; 132 s of CPU in 12.4 min of wall time, evaluations
+included). The policy still made greedy's move in every game of the curve and of the
+verdict: +0.0000 [+0.0000, +0.0000] against greedy on 20,000 games, and -0.0194
+[-0.0267, -0.0122] against the heuristic (0.2300 against its 0.2495). On a quieter
+machine 10 minutes reach about 5M decisions (issue 67's run: 5.1M in 9 min 55 s, -0.0003
+[-0.0044, +0.0037] against greedy). The default budget, 8M decisions (7.8 min of
+training at a load average of about 2, 2026-12-06), ends at +0.0053 [+0.0004, +0.0103]
+against greedy: a half-point edge, the smallest the verdict can show. Plan for 8M
+decisions or more, and read the verdict.
 
 **Who plays.** Each new game in a slot is either a self-play game (the current policy in
 every seat: all four seats' decisions are training samples) or, with probability
@@ -29,7 +50,7 @@ observation (``EverySeatBatch(final_obs=True)``); a game still running at the en
 rollout is bootstrapped from each seat's current observation (``EverySeatBatch.observe``).
 GAE then runs along these links.
 
-Needs torch (the ``rl`` extra). ``--metrics PATH`` writes one JSON line per evaluation
+``--metrics PATH`` writes one JSON line per evaluation
 (the learning curve of docs/examples.md). ``--save PATH`` writes the trained actor as a
 ``.npz`` policy (``agents.PPOAgent``, which plays it with numpy alone: ``uno-bench
 benchmark --agent PATH`` gives it a report card).
@@ -44,9 +65,16 @@ import sys
 import time
 
 import numpy as np
-import torch
-import torch.nn as nn
-from torch.distributions.categorical import Categorical
+
+#: the command that installs what this example needs beyond uno-env itself
+INSTALL = "pip install torch==2.13.0 --extra-index-url https://download.pytorch.org/whl/cpu"
+try:
+    import torch
+    import torch.nn as nn
+    from torch.distributions.categorical import Categorical
+except ModuleNotFoundError as err:
+    raise ModuleNotFoundError(f"this example needs {err.name}: {INSTALL}",
+                              name=err.name) from None
 
 import uno_env
 from uno_env.engine.obs_layout import observation_slices
@@ -91,19 +119,32 @@ def parse_args(argv=None) -> argparse.Namespace:
                    help="updates between two snapshots into the pool")
     p.add_argument("--pool-games", type=float, default=0.25,
                    help="share of new games played against a past self")
+    p.add_argument("--against", default="greedy",
+                   help="the agents the policy is judged against, comma-separated (any "
+                        "name uno_env resolves: greedy, heuristic, mcts:50, a shipped "
+                        "model's name, a .npz file): for each, the policy in one seat "
+                        "against it in every other, beside that agent itself in the same "
+                        "seat of the same games")
     p.add_argument("--eval-every", type=int, default=1_000_000,
                    help="evaluate every N learner decisions (and before and at the end)")
     p.add_argument("--eval-games", type=int, default=2000,
-                   help="games of each evaluation against three greedy agents")
+                   help="games of each evaluation: the first N deals of the verdict's")
     p.add_argument("--final-games", type=int, default=20_000,
-                   help="games of the final verdict: the policy and greedy itself in the "
-                        "same seat of the same games, compared game by game (0: none)")
+                   help="games of the final verdict (0: none): the policy and each "
+                        "--against agent in the same seat of the same games, compared "
+                        "game by game")
     p.add_argument("--threads", type=int, default=1, help="torch threads")
     p.add_argument("--metrics", default=None, help="write evaluations as JSON lines here")
     p.add_argument("--save", default=None,
                    help="write the trained policy here as a .npz (agents.PPOAgent's "
                         "format: uno-bench benchmark --agent PATH reads it)")
     args = p.parse_args(argv)
+    args.against = [a.strip() for a in args.against.split(",") if a.strip()]
+    if not args.against:
+        p.error("--against names at least one agent (e.g. greedy or greedy,heuristic)")
+    if args.eval_games < 2 or args.final_games < 0:
+        p.error(f"--eval-games must be at least 2 and --final-games at least 0; got "
+                f"{args.eval_games} and {args.final_games}")
     if args.advice in ("", "none"):
         args.advice = None
     if not 0.0 <= args.pool_games <= 1.0:
@@ -189,7 +230,7 @@ class SelfPlayAgent(Agent):
 
     def export(self, config, path, **meta):
         """Write the actor as an ``agents.PPOAgent`` model file (with its adviser)."""
-        from agents import PPOAgent
+        from uno_agents import PPOAgent
         modules = self.actor if self.advisor is None else self.actor.layers()
         if self.advisor is not None:
             meta = {"advice": self.advisor.name, **meta}
@@ -320,44 +361,91 @@ def sample_masked(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     return Categorical(logits=logits).sample()
 
 
-def evaluate(agent: Agent, args, update: int, steps: int, minutes: float) -> dict:
-    """Win rate of the greedy policy in one seat against three greedy agents, on games
-    0.. of a fixed seed (the same deals at every evaluation)."""
-    result = uno_env.evaluate(agent, opponents="greedy", num_games=args.eval_games,
-                              preset=args.preset, num_players=args.num_players,
-                              seed=10_000 + args.seed, batch=min(args.eval_games, 512))
+class Judge:
+    """The paired comparison behind the curve and the verdict. For each ``--against``
+    agent X: the policy in one seat (drawn per game) against X in every other seat, and X
+    itself in that seat of the same games (``uno_env.evaluate(per_game=True)``), compared
+    game by game (``uno_env.evaluation.stats.paired_difference``: where both play alike
+    the games end alike, so a small edge is measured). Every evaluation of the curve
+    plays the first ``--eval-games`` deals of the verdict's seed, so the curve and the
+    verdict measure the same thing; X's own games are played once, at the start."""
+
+    def __init__(self, args, config):
+        from uno_env.engine.names import agent_code
+        from uno_env.players.registry import make_agent
+        self.args, self.seed = args, 20_000 + args.seed
+        self.games = max(args.eval_games, args.final_games)
+        self.opponents, self.reference = {}, {}
+        for name in args.against:
+            try:                # a numba agent plays inside the kernel, others from Python
+                numba_name = agent_code(name) is not None
+                itself = make_agent(name, config)
+            except ValueError as err:
+                raise SystemExit(f"--against {name}: {err}") from None
+            self.opponents[name] = name if numba_name else itself
+            self.reference[name] = self._play(itself, name, self.games)["won"]
+
+    def _play(self, agent, name: str, games: int) -> dict:
+        return uno_env.evaluate(agent, opponents=self.opponents[name], num_games=games,
+                                preset=self.args.preset, num_players=self.args.num_players,
+                                seed=self.seed, batch=min(games, 512), per_game=True)
+
+    def compare(self, agent, games: int) -> dict:
+        """{name: row}: the policy's win rate (95% Wilson interval), the agent's own in
+        that seat, and the paired difference with its 95% interval, on the first
+        ``games`` deals."""
+        from uno_env.evaluation.stats import paired_difference
+        rows = {}
+        for name in self.opponents:
+            mine = self._play(agent, name, games)
+            theirs = self.reference[name][:games]
+            paired = paired_difference(mine["won"], theirs)
+            rows[name] = {"games": games, "win_rate": mine["win_rate"],
+                          "ci": list(mine["ci"]), "reference_win_rate": float(theirs.mean()),
+                          "difference": paired["difference"], "difference_ci":
+                          list(paired["ci"])}
+        return rows
+
+
+def describe(name: str, r: dict) -> str:
+    low, high = r["difference_ci"]
+    return (f"vs {name}: win rate {r['win_rate']:.3f} [{r['ci'][0]:.3f}, {r['ci'][1]:.3f}], "
+            f"minus {name}'s own {r['reference_win_rate']:.3f} in that seat "
+            f"{r['difference']:+.4f} [{low:+.4f}, {high:+.4f}]")
+
+
+def evaluate(agent: Agent, judge: Judge, update: int, steps: int, minutes: float) -> dict:
+    """A point of the learning curve: ``Judge.compare`` on the first ``--eval-games``
+    deals of the verdict's (the same deals at every evaluation). The row's ``win_rate``,
+    ``ci``, ``difference`` and ``difference_ci`` are those against the first
+    ``--against`` agent; ``against`` holds every agent's."""
+    args = judge.args
+    rows = judge.compare(agent, args.eval_games)
+    first = rows[args.against[0]]
     row = {"update": update, "learner_steps": steps, "minutes": round(minutes, 2),
-           "win_rate": result["win_rate"], "ci": list(result["ci"]),
-           "chance": 1.0 / args.num_players}
+           "win_rate": first["win_rate"], "ci": first["ci"],
+           "difference": first["difference"], "difference_ci": first["difference_ci"],
+           "chance": 1.0 / args.num_players, "against": rows}
     print(f"update {update:4d}  {steps:9,d} learner decisions  {minutes:5.1f} min  "
-          f"win rate vs greedy {row['win_rate']:.3f} [{row['ci'][0]:.3f}, "
-          f"{row['ci'][1]:.3f}]  (chance {row['chance']:.2f})", flush=True)
+          + "; ".join(describe(name, r) for name, r in rows.items())
+          + f"  ({args.eval_games:,} games, chance {row['chance']:.2f})", flush=True)
     return row
 
 
-def verdict(agent: Agent, args, config) -> dict:
-    """The policy against three greedy agents on ``--final-games`` games, and greedy
-    itself in the same seat of the same games: the difference of their win rates with
-    its 95% interval, game by game (``uno_env.evaluation.stats.paired_difference``;
-    where both play alike the games end alike, so a small edge is measured)."""
-    from agents import GreedyAgent
-    from uno_env.evaluation.stats import paired_difference
-
-    games = {"opponents": "greedy", "num_games": args.final_games, "preset": args.preset,
-             "num_players": args.num_players, "seed": 20_000 + args.seed,
-             "per_game": True}
-    mine = uno_env.evaluate(agent, **games)
-    greedy = uno_env.evaluate(GreedyAgent(config), **games)
-    paired = paired_difference(mine["won"], greedy["won"])
-    row = {"games": args.final_games, "win_rate": mine["win_rate"],
-           "greedy_win_rate": greedy["win_rate"], "difference": paired["difference"],
-           "ci": list(paired["ci"])}
-    beats = "beats" if paired["ci"][0] > 0 else "does NOT beat"
-    print(f"verdict on {args.final_games:,d} games: {mine['win_rate']:.4f} against greedy's "
-          f"{greedy['win_rate']:.4f} in the same seat of the same games: {beats} greedy, "
-          f"{paired['difference']:+.4f} [{paired['ci'][0]:+.4f}, {paired['ci'][1]:+.4f}]",
-          flush=True)
-    return row
+def verdict(agent: Agent, judge: Judge) -> list[dict]:
+    """``Judge.compare`` on all ``--final-games`` deals, one row per ``--against`` agent
+    (the curve's deals are the first of them)."""
+    rows = []
+    for name, r in judge.compare(agent, judge.args.final_games).items():
+        beats = "beats" if r["difference_ci"][0] > 0 else "does NOT beat"
+        low, high = r["difference_ci"]
+        print(f"verdict on {r['games']:,} games: {r['win_rate']:.4f} against {name}'s "
+              f"{r['reference_win_rate']:.4f} in the same seat of the same games: {beats} "
+              f"{name}, {r['difference']:+.4f} [{low:+.4f}, {high:+.4f}]", flush=True)
+        rows.append({"against": name, "games": r["games"], "win_rate": r["win_rate"],
+                     "reference_win_rate": r["reference_win_rate"],
+                     "difference": r["difference"], "ci": [low, high]})
+    return rows
 
 
 def budget_used(args, steps: int, minutes: float) -> float:
@@ -457,7 +545,8 @@ def train(args) -> list[dict]:
     steps = update = 0
     trained_seconds = 0.0
     next_eval = args.eval_every
-    metrics = [evaluate(agent, args, 0, 0, 0.0)]
+    judge = Judge(args, venv.config)
+    metrics = [evaluate(agent, judge, 0, 0, 0.0)]
     pool_games = pool_wins = 0                  # the learner seat in games of the pool
     while True:
         started = time.perf_counter()
@@ -522,12 +611,13 @@ def train(args) -> list[dict]:
                   f"{pool_games:,d} games against past selves (pool of "
                   f"{len(pool.actors)})", flush=True)
             pool_games = pool_wins = 0
-            metrics.append(evaluate(agent, args, update, steps, minutes))
+            metrics.append(evaluate(agent, judge, update, steps, minutes))
             next_eval = (steps // args.eval_every + 1) * args.eval_every
         if out_of_budget:
             break
     if args.final_games:
-        metrics[-1]["verdict"] = verdict(agent, args, venv.config)
+        verdicts = verdict(agent, judge)
+        metrics[-1]["verdict"], metrics[-1]["verdicts"] = verdicts[0], verdicts
     if args.save:
         path = agent.export(venv.config, args.save, name="selfplay_ppo",
                             trainer="examples/selfplay_ppo.py", seed=args.seed,

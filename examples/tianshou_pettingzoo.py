@@ -1,5 +1,9 @@
 """Tianshou on the PettingZoo AEC env: ``PettingZooEnv`` and ``MultiAgentPolicy``.
 
+Needs torch (the CPU build) and tianshou (the ``clients`` extra), from the checkout::
+
+    pip install torch==2.13.0 --extra-index-url https://download.pytorch.org/whl/cpu && pip install -e ".[clients]"
+
 UNO is turn-based: ``uno_env.env()`` is an AEC env with no parallel API. Tianshou's
 ``PettingZooEnv`` takes the AEC env as it is: each observation is ``{"agent_id", "obs",
 "mask"}`` for the agent to move, and ``MultiAgentPolicy`` (Tianshou's multi-agent
@@ -14,9 +18,6 @@ replay buffer, and every stored move is checked against the mask it was chosen f
 (``uno_env.env`` raises on an illegal move in any case).
 
     python examples/tianshou_pettingzoo.py --players 4 --envs 2 --episodes 8 --subproc
-
-Needs tianshou (the ``clients`` extra: ``pip install torch==2.13.0
---extra-index-url https://download.pytorch.org/whl/cpu && pip install -e ".[clients]"``).
 """
 from __future__ import annotations
 
@@ -24,10 +25,17 @@ import argparse
 import warnings
 
 import numpy as np
-from tianshou.algorithm.algorithm_base import Policy
-from tianshou.algorithm.multiagent.marl import MultiAgentPolicy
-from tianshou.data import Batch, Collector, ReplayBuffer, VectorReplayBuffer
-from tianshou.env import DummyVectorEnv, PettingZooEnv, SubprocVectorEnv
+
+#: the command that installs what this example needs beyond uno-env itself
+INSTALL = 'pip install torch==2.13.0 --extra-index-url https://download.pytorch.org/whl/cpu && pip install -e ".[clients]"'
+try:
+    from tianshou.algorithm.algorithm_base import Policy
+    from tianshou.algorithm.multiagent.marl import MultiAgentPolicy
+    from tianshou.data import Batch, Collector, ReplayBuffer, VectorReplayBuffer
+    from tianshou.env import DummyVectorEnv, PettingZooEnv, SubprocVectorEnv
+except ModuleNotFoundError as err:
+    raise ModuleNotFoundError(f"this example needs {err.name}: {INSTALL}",
+                              name=err.name) from None
 
 import uno_env
 

@@ -1,5 +1,9 @@
 """TorchRL on the PettingZoo AEC env: ``PettingZooWrapper(use_mask=True)``, masked moves.
 
+Needs torch (the CPU build) and torchrl (the ``clients`` extra), from the checkout::
+
+    pip install torch==2.13.0 --extra-index-url https://download.pytorch.org/whl/cpu && pip install -e ".[clients]"
+
 UNO is turn-based: ``uno_env.env()`` is an AEC env (one agent moves at a time), and it has
 no parallel API (``pettingzoo.utils.aec_to_parallel`` refuses it, rightly). TorchRL's
 ``PettingZooWrapper`` takes the AEC env as it is: every seat is a group
@@ -14,23 +18,26 @@ reads each group's ``action_mask``: the place for your own network, e.g. with
 chosen from. ``uno_env.env`` raises on an illegal move, so a finished rollout had none.
 
     python examples/torchrl_pettingzoo.py --players 4 --steps 2000
-
-Needs torchrl (the ``clients`` extra: ``pip install torch==2.13.0
---extra-index-url https://download.pytorch.org/whl/cpu && pip install -e ".[clients]"``).
 """
 from __future__ import annotations
 
 import argparse
 import warnings
 
-import torch
-from tensordict.nn import TensorDictModule
-
 import uno_env
 
-with warnings.catch_warnings():     # "tested with PettingZoo 1.24.3": 1.27 works
-    warnings.simplefilter("ignore", UserWarning)
-    from torchrl.envs.libs.pettingzoo import PettingZooWrapper
+#: the command that installs what this example needs beyond uno-env itself
+INSTALL = 'pip install torch==2.13.0 --extra-index-url https://download.pytorch.org/whl/cpu && pip install -e ".[clients]"'
+try:
+    import torch
+    from tensordict.nn import TensorDictModule
+
+    with warnings.catch_warnings():     # "tested with PettingZoo 1.24.3": 1.27 works
+        warnings.simplefilter("ignore", UserWarning)
+        from torchrl.envs.libs.pettingzoo import PettingZooWrapper
+except ModuleNotFoundError as err:
+    raise ModuleNotFoundError(f"this example needs {err.name}: {INSTALL}",
+                              name=err.name) from None
 
 
 def make_env(num_players: int = 4, seed: int = 0, **rules) -> PettingZooWrapper:

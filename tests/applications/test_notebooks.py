@@ -46,6 +46,9 @@ def test_notebook_runs_in_quick_mode(path, tmp_path):
     assert images, "every notebook shows at least one figure"
     assert readings and all("nan" not in r for r in readings)
     assert any("Quick" in r or "UNO_QUICK" in r or "run time" in r for r in readings)
+    # a quick run says its game counts (or budgets) first, and marks its readings
+    assert readings[0].lstrip("*").startswith("Quick run"), readings[0][:200]
+    assert sum("this reading may change in the full run" in r for r in readings) >= 2
 
 
 # Prose may name player counts, the 95% interval and the like; a measured figure

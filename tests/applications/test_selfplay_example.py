@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from conftest import NEEDS
+import uno_env
 from uno_env import Game
 from uno_env.envs.every_seat import EverySeatBatch
 
@@ -136,23 +137,31 @@ def test_the_chains_credit_real_games_as_game_replays_them():
 
 
 @pytest.mark.slow  # trains (pyproject.toml markers)
-def test_a_tiny_training_run_writes_its_curve_and_a_policy(tmp_path, capsys):
-    from agents import PPOAgent
+def test_a_tiny_training_run_writes_its_paired_curve_and_a_policy(tmp_path, capsys):
+    """``--against greedy,random``: every evaluation compares the policy with each agent
+    on the first ``--eval-games`` deals of the verdict's, game by game; the verdict on
+    all ``--final-games`` deals; the curve's games are the verdict's first ones."""
+    from uno_agents import PPOAgent
+    from uno_env.evaluation.stats import paired_difference
+    from uno_env.players.registry import make_agent
 
     ex = example()
     metrics, model = tmp_path / "curve.jsonl", tmp_path / "mine.npz"
     args = ex.parse_args([
         "--total-timesteps", "1", "--num-envs", "8", "--num-steps", "16",
         "--hidden", "16", "--eval-games", "24", "--snapshot-every", "1", "--seed", "3",
-        "--final-games", "40", "--metrics", str(metrics), "--save", str(model)])
+        "--final-games", "40", "--against", "greedy, random", "--metrics", str(metrics),
+        "--save", str(model)])
     assert args.advice == "greedy"            # the default: a residual policy over greedy
+    assert args.against == ["greedy", "random"]
     threads = torch.get_num_threads()
     try:
         returned = ex.train(args)
     finally:
         torch.set_num_threads(threads)          # train() sets --threads (1)
     out = capsys.readouterr().out
-    assert sum("win rate vs greedy" in line for line in out.splitlines()) == 2
+    assert sum("vs greedy: win rate" in line and "vs random: win rate" in line
+               for line in out.splitlines()) == 2
     rows = [json.loads(line) for line in metrics.read_text().splitlines()]
     assert rows == json.loads(json.dumps(returned))
     assert [r["update"] for r in rows] == [0, 1]
@@ -160,12 +169,32 @@ def test_a_tiny_training_run_writes_its_curve_and_a_policy(tmp_path, capsys):
     assert rows[0]["learner_steps"] == 0 and 0 < rows[1]["learner_steps"] <= 8 * 16
     for r in rows:
         assert r["chance"] == 0.25 and r["ci"][0] <= r["win_rate"] <= r["ci"][1]
-    verdict = rows[-1]["verdict"]               # the policy and greedy on the same games
-    assert verdict["games"] == 40 and "verdict on 40 games" in out
-    assert verdict["difference"] == pytest.approx(
-        verdict["win_rate"] - verdict["greedy_win_rate"])
-    assert verdict["ci"][0] <= verdict["difference"] <= verdict["ci"][1]
+        assert set(r["against"]) == {"greedy", "random"}
+        assert r["win_rate"] == r["against"]["greedy"]["win_rate"]
+        for a in r["against"].values():
+            assert a["games"] == 24
+            assert a["difference"] == pytest.approx(a["win_rate"] - a["reference_win_rate"])
+            assert a["difference_ci"][0] <= a["difference"] <= a["difference_ci"][1]
+    verdicts = rows[-1]["verdicts"]             # the policy and each agent, same games
+    assert [v["against"] for v in verdicts] == ["greedy", "random"]
+    assert rows[-1]["verdict"] == verdicts[0] and "verdict on 40 games" in out
+    for v in verdicts:
+        assert v["games"] == 40
+        assert v["difference"] == pytest.approx(v["win_rate"] - v["reference_win_rate"])
+        assert v["ci"][0] <= v["difference"] <= v["ci"][1]
+    # the curve's deals are the verdict's first ones: the saved policy, replayed on the
+    # verdict's seed, gives the last curve point's paired difference on its 24 games
     saved = PPOAgent.load(model)
+    config = uno_env.make_config("classic", 4)
+    games = {"opponents": "greedy", "preset": "classic", "num_players": 4,
+             "seed": 20_000 + 3, "per_game": True}
+    mine = uno_env.evaluate(saved, num_games=40, **games)["won"]
+    greedy = uno_env.evaluate(make_agent("greedy", config),
+                              num_games=24, **games)["won"]
+    last = rows[-1]["against"]["greedy"]
+    assert paired_difference(mine[:24], greedy)["difference"] == \
+        pytest.approx(last["difference"])
+    assert mine.mean() == pytest.approx(verdicts[0]["win_rate"])
     assert saved.meta["name"] == "selfplay_ppo" and saved.meta["advice"] == "greedy"
     assert saved.meta["trained_steps"] == rows[1]["learner_steps"]
     assert (saved.config.preset, saved.config.num_players) == ("classic", 4)
@@ -180,13 +209,18 @@ def test_bad_budgets_are_refused_with_a_reason(capsys):
         with pytest.raises(SystemExit):
             ex.parse_args(bad)
         assert "the budget must be positive" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        ex.parse_args(["--against", " ,"])
+    assert "--against names at least one agent" in capsys.readouterr().err
+    with pytest.raises(SystemExit, match="--against nobody: unknown agent 'nobody'"):
+        ex.Judge(ex.parse_args(["--against", "nobody"]), uno_env.make_config("classic", 4))
 
 
 def test_the_advised_actor_starts_as_its_adviser_and_exports_as_it_plays(tmp_path):
     """``--advice greedy``: before training the policy makes greedy's move (the advice
     weight dominates the small initial logits); the exported ``.npz`` (PPOAgent with
     ``meta["advice"]``) makes the torch actor's moves; the critic reads the other hands."""
-    from agents import GreedyAgent, PPOAgent
+    from uno_agents import GreedyAgent, PPOAgent
     from uno_env.integrations.scaling import config_scale
 
     ex = example()

@@ -148,9 +148,24 @@ def test_pairs_schedule_plays_each_pair_alone_and_prints_a_real_head_to_head(tmp
                 assert h2h[a][b]["games"] == 168
                 assert h2h[a][b]["wins"] + h2h[b][a]["wins"] <= 168
     assert h2h["heuristic"]["random"]["rate"] > 0.6 > h2h["random"]["heuristic"]["rate"]
+    for a in AGENTS:        # each cell with its 95% Wilson interval, printed and saved
+        for b in AGENTS:
+            if a != b:
+                c = h2h[a][b]
+                assert c["ci"] == list(wilson(c["wins"], c["games"]))
+                assert c["ci"][0] <= c["rate"] <= c["ci"][1]
+                assert c["ci"][1] > c["ci"][0]                  # 168 games: an interval
+    assert h2h["heuristic"]["random"]["ci"][0] > h2h["random"]["heuristic"]["ci"][1]
     assert r.head_to_head_note is None
     board = r.leaderboard()
-    assert "row's win rate in the 168 games of row and column alone" in board
+    assert "row's win rate in the 168 games of row and column alone [95% Wilson " \
+           "interval]" in board
+    c = h2h["heuristic"]["greedy"]
+    assert f"{c['rate']:.3f} [{c['ci'][0]:.3f}, {c['ci'][1]:.3f}]" in board
+    with open(r.save(tmp_path / "h2h")["head_to_head.csv"]) as f:
+        saved = {(row["agent"], row["opponent"]): row for row in csv.DictReader(f)}
+    assert float(saved["heuristic", "greedy"]["ci_low"]) == pytest.approx(c["ci"][0])
+    assert float(saved["heuristic", "greedy"]["ci_high"]) == pytest.approx(c["ci"][1])
     assert "pairs: each pair of agents alone at the table; 6 line-ups x 84 games" in board
     from uno_env.evaluation.simulation import simulate
     again = simulate("classic", 4, agents=r.lineups[3], num_games=84, seed=2,

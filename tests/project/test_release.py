@@ -86,8 +86,10 @@ def test_the_wheel_runs_the_main_job_outside_the_checkout(tmp_path):
                       "['purelib'])"], away, env).strip())
     assert (site / "uno_env" / "version.py").is_file()
     (site / "_deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
-    where = json.loads(_run([str(python), "-c", "import json, uno_env, agents; print("
-                             "json.dumps([uno_env.__file__, agents.__file__]))"], away, env))
+    where = json.loads(_run([str(python), "-c", "import json, uno_env, agents, uno_agents; "
+                             "print(json.dumps([uno_env.__file__, agents.__file__, "
+                             "uno_agents.__file__, uno_agents.shipped.__file__]))"],
+                            away, env))
     assert all(Path(p).is_relative_to(site) for p in where), where
     bench = str(venv / "bin" / "uno-bench")
     assert _run([bench, "--version"], away, env).strip() == \

@@ -360,7 +360,8 @@ class TournamentResult:
 
     def head_to_head(self) -> dict[str, dict[str, dict]]:
         """``h2h[A][B] = {"wins": A's wins with B at the table, "games": games with both,
-        "rate": wins / games}`` (A != B; pairs that never met have games 0)."""
+        "rate": wins / games, "ci": [low, high]}``, the rate's 95% Wilson interval (A !=
+        B; pairs that never met have games 0, and rate and ci None)."""
         seats = self._seat_matrix()
         win_agent = self._winning_agent()
         g = self.winner.shape[1]
@@ -375,7 +376,8 @@ class TournamentResult:
                 games = len(both) * g
                 wins = int(sum((win_agent[r] == i).sum() for r in both))
                 table[a][b] = {"wins": wins, "games": games,
-                               "rate": wins / games if games else None}
+                               "rate": wins / games if games else None,
+                               "ci": list(wilson(wins, games)) if games else None}
         return table
 
     @property
@@ -406,13 +408,14 @@ class TournamentResult:
         return all(len(set(lu)) == 2 for lu in self.lineups)
 
     def _h2h_caption(self) -> str:
+        ci = " [95% Wilson interval]"
         if self.schedule == "pairs":
             return (f"head to head (row's win rate in the {2 * self.games_per_lineup:,} "
-                    f"games of row and column alone):")
+                    f"games of row and column alone{ci}):")
         if self._pairs_alone():
-            return "head to head (row's win rate in the games of row and column alone):"
+            return f"head to head (row's win rate in the games of row and column alone{ci}):"
         return ("head to head (row's win rate in the games where row and column both "
-                "sat; other agents sat too):")
+                f"sat; other agents sat too{ci}):")
 
     # --- output ------------------------------------------------------------------------
     def leaderboard(self) -> str:
@@ -437,12 +440,16 @@ class TournamentResult:
         else:
             h2h = self.head_to_head()
             lines.append(self._h2h_caption())
-            lines.append(" " * 12 + "".join(f"{b:>12s}" for b in self.agents))
+            # a cell: the rate and its 95% interval, "0.512 [0.501, 0.523]"
+            width = max(22, *(len(b) + 2 for b in self.agents))
+            lines.append(" " * 12 + "".join(f"{b:>{width}s}" for b in self.agents))
             for a in self.agents:
                 cells = []
                 for b in self.agents:
-                    rate = None if a == b else h2h[a][b]["rate"]
-                    cells.append(f"{'-':>12s}" if rate is None else f"{rate:12.4f}")
+                    c = None if a == b else h2h[a][b]
+                    cells.append(f"{'-':>{width}s}" if c is None or c["rate"] is None else
+                                 f"{c['rate']:.3f} [{c['ci'][0]:.3f}, {c['ci'][1]:.3f}]"
+                                 .rjust(width))
                 lines.append(f"{a:12s}" + "".join(cells))
         if self.ratings:
             lines.append(f"OS mu, sigma: {OPENSKILL_NOTE}; over {self.rated_games:,} games "
@@ -487,13 +494,14 @@ class TournamentResult:
         h2h = self.head_to_head()
         with open(paths["head_to_head.csv"], "w", newline="") as f:
             w = csv.writer(f)
-            w.writerow(["agent", "opponent", "wins", "games", "rate"])
+            w.writerow(["agent", "opponent", "wins", "games", "rate", "ci_low", "ci_high"])
             for a in self.agents:
                 for b in self.agents:
                     if a != b:
                         c = h2h[a][b]
                         w.writerow([a, b, c["wins"], c["games"],
-                                    "" if c["rate"] is None else c["rate"]])
+                                    *(["", "", ""] if c["rate"] is None else
+                                      [c["rate"], *c["ci"]])])
         self._plot(paths["win_rates.png"], rows)
         return paths
 
