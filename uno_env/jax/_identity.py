@@ -323,13 +323,14 @@ C_PLAYING = 0  # engine/codes.py STATUS_PLAYING
 def compare_policy(name: str, preset: str, num_players: int, num_games: int, seed: int,
                    max_players: int | None = None) -> dict:
     """The baseline agent ``name`` ("greedy" or "heuristic") in every seat on both
-    engines: ``uno_env.EverySeatBatch`` stepped with the numba agent's ``act_batch`` on
-    its own observations, a JAX batch stepped with ``uno_env.jax.policies``'s policy on
+    engines: ``uno_env.EverySeatBatch`` stepped with the numba agent's kernel (what
+    ``agents.GreedyAgent.act_batch`` runs) on its own observations, a JAX batch stepped with ``uno_env.jax.policies``'s policy on
     its own states (games ``0 .. num_games - 1`` of ``seed``). The actions must agree at
     every step of every game (the JAX policy answers -1 once a game is over: nothing
     is legal), and the rewards of every step. Returns ``{"games",
     "steps"}`` compared."""
-    from agents import make_agent
+    from uno_env.engine.entry import kernels
+    from uno_env.engine.names import AGENT_CODES
     from uno_env.envs.every_seat import EverySeatBatch
     from uno_env.jax.policies import POLICIES
     label = f"{name} {preset} P={num_players} seed={seed}"
@@ -338,7 +339,16 @@ def compare_policy(name: str, preset: str, num_players: int, num_games: int, see
     which = jnp.int32(list(POLICIES).index(name))
     venv = EverySeatBatch(num_games, preset=preset, num_players=num_players, seed=seed,
                           auto_reset=False)
-    agent = make_agent(name, venv.config)
+    # the numba agent (agents.GreedyAgent / HeuristicAgent.act_batch: this kernel)
+    cfg = venv.config
+    policy, code = kernels(cfg.variant).policy, AGENT_CODES[name]
+
+    def numba_agent(obs, mask):
+        out = np.empty(len(obs), np.int64)
+        policy(code, np.ascontiguousarray(obs, np.float32),
+               np.ascontiguousarray(mask, np.uint8), cfg.spec, out)
+        return out
+
     obs, mask, _ = venv.reset()
     live = np.ones(num_games, bool)
     t = compared = 0
@@ -349,7 +359,7 @@ def compare_policy(name: str, preset: str, num_players: int, num_games: int, see
         for i in range(CHUNK):
             ref = np.full(num_games, -1, np.int64)
             if live.any():
-                ref[live] = agent.act_batch(obs[live], mask[live])
+                ref[live] = numba_agent(obs[live], mask[live])
             bad = np.flatnonzero(mine[i] != ref)
             if bad.size:
                 g = int(bad[0])
