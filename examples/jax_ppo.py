@@ -5,13 +5,16 @@ Needs the ``jax`` extra (jax, flax, optax; JAX's CPU build), from the checkout::
     pip install -e ".[jax]"
 
 One seat of classic UNO (2 players by default) learns against the ``random`` policy on
-the pure-JAX engine (``uno_env.jax``). The games, the opponents' moves (uniformly random
-legal actions drawn from JAX keys inside the environment's step), the rollout, GAE and
+the pure-JAX engine (``uno_env.jax``), or with ``--opponent greedy`` / ``heuristic``
+against the panel's baseline agents (``uno_env.jax.policies``: the numba agents' moves,
+in JAX). The games, the opponents' moves (uniformly random legal actions drawn from JAX
+keys inside the environment's step, or the baseline's), the rollout, GAE and
 the PPO epochs are all one ``jax.jit``'d function, ``update``: a Python loop calls it and
 prints progress; nothing goes back to the host between the environment and the learner.
 
     python examples/jax_ppo.py                        # about 2M decisions
     python examples/jax_ppo.py --updates 60 --save-curve docs/figures/jax_ppo_curve.png
+    python examples/jax_ppo.py --opponent heuristic   # against the panel's heuristic
 
 The environment (``LearnerEnv``): each slot holds one game, the learner's seat (drawn per
 game) and a key. A step applies the learner's action, then lets the opponents move (a
@@ -52,6 +55,7 @@ except ModuleNotFoundError as err:
                               name=err.name) from None
 
 from uno_env.jax import core
+from uno_env.jax.policies import POLICIES
 
 from uno_env.integrations.scaling import config_scale
 
@@ -62,6 +66,8 @@ MASKED_LOGIT = -1e9
 def parse_args(argv=None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--players", type=int, default=2)
+    p.add_argument("--opponent", choices=("random", *POLICIES), default="random",
+                   help="the other seats' agent (greedy, heuristic: uno_env.jax.policies)")
     p.add_argument("--seed", type=int, default=0, help="seed of the games and the network")
     p.add_argument("--updates", type=int, default=120, help="PPO updates to run")
     p.add_argument("--num-envs", type=int, default=256, help="games played in parallel")
@@ -92,7 +98,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     return args
 
 
-# -- the environment: one learning seat, random opponents, all in JAX ---------------------
+# -- the environment: one learning seat, its opponents, all in JAX ----------------------------
 
 class LearnerEnv(NamedTuple):
     """A batch of slots: each one's game, the learner's seat in it and the slot's key
@@ -126,10 +132,11 @@ def _deal(params: core.Params, keys, first_seat: bool = False) -> LearnerEnv:
     return jax.vmap(one)(keys)
 
 
-def advance(params: core.Params, env: LearnerEnv, actions, first, auto_reset: bool = True):
+def advance(params: core.Params, env: LearnerEnv, actions, first, auto_reset: bool = True,
+            opponent: str = "random"):
     """Plays the batch on to the learner's next decisions: the learner's ``actions`` in
-    the slots where ``first`` is True, then the opponents' uniformly random legal moves
-    until the learner decides again or the game ends (where ``first`` is False, only the
+    the slots where ``first`` is True, then the opponents' moves (``opponent``:
+    uniformly random legal moves, or a baseline of ``uno_env.jax.policies``) until the learner decides again or the game ends (where ``first`` is False, only the
     opponents move). With ``auto_reset`` a finished game is replaced by a new deal,
     played on to the learner's first decision.
     Returns ``(env, reward, done)``: the learner's rewards over those moves, and which
@@ -148,9 +155,13 @@ def advance(params: core.Params, env: LearnerEnv, actions, first, auto_reset: bo
         env, first, reward, done = carry
         live = active(env, first)
         keys = jax.vmap(lambda k: jax.random.split(k, 3))(env.key)
-        random = jax.vmap(lambda k, m: jax.random.categorical(
-            k, jnp.where(m, 0.0, MASKED_LOGIT)))(keys[:, 1], env.game.legal_action_mask)
-        game = step(env.game, jnp.where(first, actions, random).astype(jnp.int32))
+        if opponent == "random":
+            theirs = jax.vmap(lambda k, m: jax.random.categorical(
+                k, jnp.where(m, 0.0, MASKED_LOGIT)))(keys[:, 1], env.game.legal_action_mask)
+        else:   # -1 in a finished game (not stepped: see live)
+            theirs = jnp.maximum(jax.vmap(lambda g: POLICIES[opponent](params, g))(
+                env.game), 0)
+        game = step(env.game, jnp.where(first, actions, theirs).astype(jnp.int32))
         game = _where(live, game, env.game)
         gained = jnp.take_along_axis(game.rewards, env.seat[:, None], 1)[:, 0]
         reward = reward + jnp.where(live, gained, 0.0)
@@ -222,7 +233,8 @@ def make_train(args: argparse.Namespace):
         return observe(params, envs, scale)
 
     def v_step(envs, actions):
-        return advance(params, envs, actions, jnp.ones(len(actions), bool))
+        return advance(params, envs, actions, jnp.ones(len(actions), bool),
+                       opponent=args.opponent)
 
     def init(key):
         k_net, k_env, key = jax.random.split(key, 3)
@@ -327,7 +339,7 @@ def make_train(args: argparse.Namespace):
             # learner's first decision (its sampled action is not used there)
             turn = envs.game.current_player == envs.seat
             envs, reward, finished = advance(params, envs, action, ~done & turn,
-                                             auto_reset=False)
+                                             auto_reset=False, opponent=args.opponent)
             won = won | (~done & finished & (reward > 0))
             return envs, won, done | finished, key
 
@@ -351,7 +363,7 @@ def train(args: argparse.Namespace) -> dict:
     jax.block_until_ready(metrics)
     first = time.perf_counter() - evaluated
     print(f"classic, {args.players} players: the untrained policy wins {before:.3f} "
-          f"against random ({args.eval_games} games, {evaluated - t0:.1f} s with the "
+          f"against {args.opponent} ({args.eval_games} games, {evaluated - t0:.1f} s with the "
           f"compile); first update {first:.1f} s with the compile", flush=True)
     samples_per_update = args.num_envs * args.num_steps
     curve = [(samples_per_update, _rate(metrics))]
@@ -378,7 +390,7 @@ def train(args: argparse.Namespace) -> dict:
     print(f"updates 2..{args.updates}: {seconds:.1f} s; final evaluation "
           f"{time.perf_counter() - start - seconds:.1f} s", flush=True)
     rate = (args.updates - 1) * samples_per_update / seconds if args.updates > 1 else None
-    print(f"final win rate against random: {after:.3f} ({args.eval_games} games; "
+    print(f"final win rate against {args.opponent}: {after:.3f} ({args.eval_games} games; "
           f"untrained {before:.3f}); {args.updates * samples_per_update:,} decisions in "
           f"{time.perf_counter() - t0:.0f} s"
           + (f", {rate:,.0f} decisions/s after the compile" if rate else ""), flush=True)
@@ -411,7 +423,7 @@ def save_curve(args: argparse.Namespace, result: dict) -> None:
     ax.scatter([x[-1]], [result["after"]], color="black", zorder=3,
                label=f"final evaluation: {result['after']:.2f}")
     ax.set_xlabel("learner decisions")
-    ax.set_ylabel("win rate against random")
+    ax.set_ylabel(f"win rate against {args.opponent}")
     ax.set_title(f"examples/jax_ppo.py: classic UNO, {args.players} players, "
                  f"{jax.devices()[0].platform.upper()}")
     ax.set_ylim(0, 1)

@@ -281,3 +281,101 @@ def _show(x):
     if x.ndim and x.size > 12:
         return {int(i): float(x[i]) for i in np.flatnonzero(x)}
     return x.tolist()
+
+
+# --- the baseline agents (uno_env.jax.policies) ------------------------------------------
+
+
+@lru_cache(maxsize=8)
+def _policy_program(preset: str, max_players: int, num_games: int):
+    """``deal(seed_pair, num_players)`` and ``chunk(state, which)``: CHUNK steps of
+    ``num_games`` games with policy ``which`` (its index in ``policies.POLICIES``) in
+    every seat; reports each step's action (the policy's -1 once a game is over),
+    whether the game was on, and the rewards. One
+    program for every policy and table size up to ``max_players`` (the policy is a
+    traced switch, the table ``core.table_params``)."""
+    from uno_env.jax.policies import POLICIES
+    params = core.table_params(preset, max_players=max_players)
+    policies = list(POLICIES.values())
+
+    def one(s, which):
+        a = jax.lax.switch(which, [lambda s, f=f: f(params, s) for f in policies], s)
+        on = s.status == C_PLAYING
+        s = core.step(params, s, jnp.maximum(a, 0))
+        return s, (a, on, s.rewards)
+
+    @jax.jit
+    def deal(seed_pair, num_players):
+        return jax.vmap(lambda i: core.init(params, core.seed_stream(seed_pair, i),
+                                            num_players))(jnp.arange(num_games))
+
+    @jax.jit
+    def chunk(state, which):
+        return jax.lax.scan(lambda s, _: jax.vmap(one, in_axes=(0, None))(s, which),
+                            state, None, length=CHUNK)
+
+    return deal, chunk
+
+
+C_PLAYING = 0  # engine/codes.py STATUS_PLAYING
+
+
+def compare_policy(name: str, preset: str, num_players: int, num_games: int, seed: int,
+                   max_players: int | None = None) -> dict:
+    """The baseline agent ``name`` ("greedy" or "heuristic") in every seat on both
+    engines: ``uno_env.EverySeatBatch`` stepped with the numba agent's kernel (what
+    ``agents.GreedyAgent.act_batch`` runs) on its own observations, a JAX batch stepped with ``uno_env.jax.policies``'s policy on
+    its own states (games ``0 .. num_games - 1`` of ``seed``). The actions must agree at
+    every step of every game (the JAX policy answers -1 once a game is over: nothing
+    is legal), and the rewards of every step. Returns ``{"games",
+    "steps"}`` compared."""
+    from uno_env.engine.entry import kernels
+    from uno_env.engine.names import AGENT_CODES
+    from uno_env.envs.every_seat import EverySeatBatch
+    from uno_env.jax.policies import POLICIES
+    label = f"{name} {preset} P={num_players} seed={seed}"
+    deal, chunk = _policy_program(preset, max_players or num_players, num_games)
+    state = deal(_seed_pair(seed), jnp.int32(num_players))
+    which = jnp.int32(list(POLICIES).index(name))
+    venv = EverySeatBatch(num_games, preset=preset, num_players=num_players, seed=seed,
+                          auto_reset=False)
+    # the numba agent (agents.GreedyAgent / HeuristicAgent.act_batch: this kernel)
+    cfg = venv.config
+    policy, code = kernels(cfg.variant).policy, AGENT_CODES[name]
+
+    def numba_agent(obs, mask):
+        out = np.empty(len(obs), np.int64)
+        policy(code, np.ascontiguousarray(obs, np.float32),
+               np.ascontiguousarray(mask, np.uint8), cfg.spec, out)
+        return out
+
+    obs, mask, _ = venv.reset()
+    live = np.ones(num_games, bool)
+    t = compared = 0
+    while live.any():
+        state, (mine, on, mine_r) = chunk(state, which)
+        mine, mine_r = np.asarray(mine), np.asarray(mine_r)[..., :num_players]
+        assert (np.asarray(on)[:, ~live] == 0).all()
+        for i in range(CHUNK):
+            ref = np.full(num_games, -1, np.int64)
+            if live.any():
+                ref[live] = numba_agent(obs[live], mask[live])
+            bad = np.flatnonzero(mine[i] != ref)
+            if bad.size:
+                g = int(bad[0])
+                raise AssertionError(_where(label, "action", g, t + i) +
+                                     f": jax {mine[i, g]}, numba {ref[g]}")
+            if not live.any():
+                continue
+            obs, mask, _, rewards, term, trunc = venv.step(np.maximum(ref, 0))
+            rewards = np.where(live[:, None], rewards, 0.0)
+            bad = np.flatnonzero((mine_r[i] != rewards).any(axis=1))
+            if bad.size:
+                g = int(bad[0])
+                raise AssertionError(_where(label, "rewards", g, t + i) +
+                                     f": jax {mine_r[i, g]}, numba {rewards[g]}")
+            compared += int(live.sum())
+            live = live & ~(term | trunc)
+        t += CHUNK
+    assert np.asarray(state.status != C_PLAYING).all(), f"{label}: JAX games still on"
+    return {"games": num_games, "steps": compared}
