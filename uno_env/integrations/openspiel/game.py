@@ -61,7 +61,7 @@ import numpy as np
 import pyspiel
 
 from uno_env.engine import codes as C
-from uno_env.engine.dispatch import STEP_ROUND_ENDED
+from uno_env.engine.dispatch import STEP_EPISODE_ENDED, STEP_ROUND_ENDED
 from uno_env.integrations.openspiel import explicit_chance, resample
 from uno_env.engine.obs_layout import observation_slices
 from uno_env.envs.game import Game
@@ -451,7 +451,9 @@ class UnoState(pyspiel.State):
         return None if shown is None else shown[1].astype(np.float32)
 
     def _record(self, seat: int, action: int, shown, code: int) -> None:
-        if code & STEP_ROUND_ENDED:
+        # a round cut by max_turns ends the episode without ending a round; with
+        # settle_cut it pays the standing at the cut (docs/rules.md 7), else zeros
+        if code & (STEP_ROUND_ENDED | STEP_EPISODE_ENDED):
             self._returns = [r + x for r, x in
                              zip(self._returns, self.get_game().exact_rewards(self.uno))]
         move = f"{seat}:{action}"
