@@ -15,9 +15,9 @@ import functools
 import subprocess
 from pathlib import Path
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 #: the date of this version's release (CHANGELOG.md's heading, CITATION.cff's date-released)
-RELEASE_DATE = "2026-12-06"
+RELEASE_DATE = "2026-12-07"
 
 #: the directory above the ``uno_env`` package: a git checkout's root when run from one
 _ROOT = Path(__file__).resolve().parents[1]
