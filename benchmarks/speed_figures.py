@@ -79,11 +79,19 @@ def readme_text(rows: dict, meta: dict) -> str:
         f"{esb['ratio']:.0f}x), the AEC env {_m(aec['steps'])} (about {aec['ratio']:.0f}x). "
         f"Classic, 4 players, random agents (RLCard: 2 players, its simplified rules), "
         f"median of {meta['repeats']} runs (`simulate` {sim['ratio_low']:.0f}x to "
-        f"{sim['ratio_high']:.0f}x) on this project's 2-core machine shared with other "
-        f"jobs (load average {meta['load_low']:.1f} to {meta['load_high']:.1f}), "
+        f"{sim['ratio_high']:.0f}x) on this project's 2-core machine, "
+        f"{machine_state([meta['load_high']])} (load average {meta['load_low']:.1f} to "
+        f"{meta['load_high']:.1f}), "
         f"{meta['date']}, `benchmarks/speed_figures.py`")
     # the README's bullet: its continuation lines indented by two
     return "\n  " + "\n  ".join(textwrap.wrap(text, 86, break_on_hyphens=False))
+
+
+def machine_state(loads) -> str:
+    """How busy the 2-core machine was: the benchmark itself keeps about one core busy
+    (a load average near 1), so more than 1.5 means other jobs shared it."""
+    return ("while other jobs shared it" if max(loads) > 1.5
+            else "otherwise quiet")
 
 
 def performance_text(rows: dict, meta: dict) -> str:
@@ -97,7 +105,7 @@ def performance_text(rows: dict, meta: dict) -> str:
     lines += ["", *textwrap.wrap(f"Measured by `python benchmarks/speed_figures.py --write` on "
               f"{meta['date']} (commit {meta['commit']}): {meta['repeats']} runs of "
               f"`uno-bench bench` ({meta['seconds']:g} s a row), each in a fresh process, "
-              f"on this project's 2-core machine while other engineers' jobs shared it "
+              f"on this project's 2-core machine, {machine_state(meta['loads'])} "
               f"(1-minute load average before each run: {loads}). The medians are those "
               f"of the runs; a loaded machine slows every row, RLCard's included, so the "
               f"ratios to RLCard in the same run are the figures to compare across days.",
