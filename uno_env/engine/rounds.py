@@ -10,17 +10,7 @@ from uno_env.engine.faces import face, is_first_card_redo, new_pairing, rank_dra
 from uno_env.engine.piles import draw_cards, to_discard
 from uno_env.engine.rng import below, shuffle_prefix
 from uno_env.engine.tallies import count_card, start_counts
-from uno_env.engine.turns import begin_decision, seat_after, top_type
-
-
-@njit
-def hand_points(st, g, sp, seat):
-    """Points of a hand on the side in play (docs/rules.md section 2, "Points")."""
-    total = 0
-    for t in range(st.hands.shape[2]):
-        if st.hands[g, seat, t] > 0:
-            total += st.hands[g, seat, t] * sp.face_points[face(st, g, sp, t)]
-    return total
+from uno_env.engine.turns import begin_decision, hand_points, seat_after, top_type
 
 
 @njit

@@ -54,6 +54,12 @@ def _standing(st, g, sp, seat):
     side in play (``reward="score"``)."""
     if sp.rules[C.R_REWARD] != C.REWARD_SCORE:
         return st.hand_size[g, seat]
+    return hand_points(st, g, sp, seat)
+
+
+@njit
+def hand_points(st, g, sp, seat):
+    """Points of a hand on the side in play (docs/rules.md section 2, "Points")."""
     total = 0
     for t in range(st.hands.shape[2]):
         if st.hands[g, seat, t] > 0:
