@@ -163,15 +163,6 @@ LONG_FILES = (
     "tests/environments/test_contract.py",
     "tests/engine/test_layers.py",
     "tests/rules/test_reference.py",
-    # 0.3.0's files that compile kernels of their own (the public record's entry points,
-    # the JAX agents' program, the duplicate deals' variants) or train: from the cold
-    # CI run's durations (docs/testing.md), so that none of them is handed out last
-    "tests/evaluation/test_exit.py",
-    "tests/environments/test_public_record.py",
-    "tests/environments/test_belief_model.py",
-    "tests/evaluation/test_duplicate.py",
-    "tests/jax/test_policies.py",
-    "tests/environments/test_rl.py",
 )
 
 
