@@ -53,27 +53,9 @@ def play_and_check(params: dict, sets: dict, chance: str, games: int, per: int,
     """Random games (challenging a Wild Draw Four whenever it can), ``per`` resamples
     for the player to move at every decision; each must be a position of the set."""
     game = pyspiel.load_game("python_uno", {**params, "chance": chance})
-    rng = np.random.default_rng(seed)
-    outside = resamples = 0
-    for _ in range(games):
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes, probs = zip(*state.chance_outcomes())
-                state.apply_action(int(rng.choice(outcomes, p=probs)))
-                continue
-            p = state.current_player()
-            key = (p, state.information_state_string(p))
-            assert ot.position(state.uno) in sets[key]  # the enumeration is whole
-            for _ in range(per):
-                sample = state.resample_from_infostate(p, rng.uniform)
-                resamples += 1
-                outside += ot.position(sample.uno) not in sets[key]
-                outside += sample.information_state_string(p) != key[1]
-            legal = state.legal_actions()
-            challenge = state.uno.layout.CHALLENGE
-            state.apply_action(challenge if challenge in legal else int(rng.choice(legal)))
-    return {"resamples": resamples, "outside": outside, **game.resample_counts}
+    counts = ot.check_resamples(game, sets, games, per, np.random.default_rng(seed))
+    return {"resamples": counts["resamples"], "outside": counts["outside"],
+            **game.resample_counts}
 
 
 def full_deck(preset: str, players: int, games: int, every: int, seed: int = 0) -> dict:

@@ -147,28 +147,9 @@ def test_every_resample_is_a_position_of_its_information_set(tree_sets, tree, ch
     params = TREES[tree][0]
     sets = tree_sets(tree)
     game = pyspiel.load_game("python_uno", {**params, "chance": chance})
-    rng = np.random.default_rng(1)
-    resamples = challenges = 0
-    for _ in range(12):
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes, probs = zip(*state.chance_outcomes())
-                state.apply_action(int(rng.choice(outcomes, p=probs)))
-                continue
-            p = state.current_player()
-            key = (p, state.information_state_string(p))
-            assert ot.position(state.uno) in sets[key]
-            for _ in range(3):
-                sample = state.resample_from_infostate(p, rng.uniform)
-                resamples += 1
-                assert ot.position(sample.uno) in sets[key]
-                assert sample.information_state_string(p) == key[1]
-            legal = state.legal_actions()
-            challenge = state.uno.layout.CHALLENGE
-            challenges += challenge in legal
-            state.apply_action(challenge if challenge in legal
-                               else int(rng.choice(legal)))
+    checked = ot.check_resamples(game, sets, 12, 3, np.random.default_rng(1))
+    resamples, challenges = checked["resamples"], checked["challenges"]
+    assert checked["outside"] == 0
     counts = game.resample_counts
     assert resamples >= 100 and sum(counts.values()) - counts["real"] == resamples
     assert counts["real"] == 0 and counts["search" if chance == "explicit" else

@@ -257,6 +257,38 @@ def infoset_positions(game: pyspiel.Game) -> tuple[dict, int]:
     return sets, nodes
 
 
+def check_resamples(game: pyspiel.Game, sets: dict, games: int, per: int,
+                    rng: np.random.Generator) -> dict:
+    """Random games of ``game`` (challenging a Wild Draw Four whenever it can), ``per``
+    resamples for the player to move at every decision, each checked against ``sets``
+    (``infoset_positions`` of the same rules). Returns the counts: ``resamples``,
+    ``outside`` (a position not of the set, or another information-state string) and
+    ``challenges``. The enumeration must hold every position the games reach."""
+    resamples = outside = challenges = 0
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes())
+                state.apply_action(int(rng.choice(outcomes, p=probs)))
+                continue
+            p = state.current_player()
+            key = (p, state.information_state_string(p))
+            if position(state.uno) not in sets[key]:
+                raise ValueError("the enumeration misses a position the game reached: "
+                                 "sets must be infoset_positions of the same rules")
+            for _ in range(per):
+                sample = state.resample_from_infostate(p, rng.uniform)
+                resamples += 1
+                outside += (position(sample.uno) not in sets[key]
+                            or sample.information_state_string(p) != key[1])
+            legal = state.legal_actions()
+            challenge = state.uno.layout.CHALLENGE
+            challenges += challenge in legal
+            state.apply_action(challenge if challenge in legal else int(rng.choice(legal)))
+    return {"resamples": resamples, "outside": outside, "challenges": challenges}
+
+
 def cfr_plus(tree: Tree, iterations: int, every: int = 10, seconds: float | None = None,
              target: float | None = None):
     """OpenSpiel's C++ ``CFRPlusSolver`` on the tree: ``(solver, curve)`` with ``curve``
